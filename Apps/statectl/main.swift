@@ -1,0 +1,1 @@
+print("statectl: not yet built")

@@ -1,0 +1,1 @@
+print("stated: not yet built")

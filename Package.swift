@@ -1,0 +1,51 @@
+// swift-tools-version: 6.0
+// The Bloc workspace: a BLoC state library for Swift on Linux, three feature
+// modules, and a daemon (`stated`) with its CLI (`statectl`).
+//
+// Dependencies point one way: Apps → StateServer / Wire → features → BlocCore.
+import PackageDescription
+
+let package = Package(
+  name: "bloc-workspace",
+  platforms: [.macOS(.v15)],
+  products: [
+    // The state library. Its module is `BlocCore`, so that the `Bloc` class
+    // never collides with a module of the same name (`import BlocCore`).
+    .library(name: "Bloc", targets: ["BlocCore"]),
+    .library(name: "BlocTest", targets: ["BlocTest"]),
+    .executable(name: "stated", targets: ["stated"]),
+    .executable(name: "statectl", targets: ["statectl"]),
+  ],
+  targets: [
+    .target(name: "BlocCore", path: "Modules/Bloc"),
+    .target(name: "BlocTest", dependencies: ["BlocCore"], path: "Modules/BlocTest"),
+
+    .target(name: "Settings", dependencies: ["BlocCore"], path: "Modules/Settings"),
+    .target(name: "Counter", dependencies: ["BlocCore", "Settings"], path: "Modules/Counter"),
+    .target(name: "AppSearch", dependencies: ["BlocCore", "Settings"], path: "Modules/AppSearch"),
+
+    // Foundation-free, so `statectl` links it statically and starts fast.
+    .target(name: "Wire", path: "Modules/Wire"),
+    .target(
+      name: "StateServer", dependencies: ["Wire", "BlocCore"], path: "Modules/StateServer"),
+
+    .executableTarget(
+      name: "stated",
+      dependencies: ["StateServer", "Wire", "Counter", "AppSearch", "Settings"],
+      path: "Apps/stated"),
+    .executableTarget(name: "statectl", dependencies: ["Wire"], path: "Apps/statectl"),
+
+    .testTarget(name: "BlocTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTests"),
+    .testTarget(
+      name: "BlocTestTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTestTests"),
+    .testTarget(
+      name: "FeatureTests",
+      dependencies: ["BlocCore", "BlocTest", "Counter", "Settings", "AppSearch"],
+      path: "Tests/FeatureTests"),
+    .testTarget(
+      name: "AppSearchTests", dependencies: ["AppSearch", "BlocCore"], path: "Tests/AppSearchTests"),
+    .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
+    .testTarget(
+      name: "DaemonTests", dependencies: ["Wire", "StateServer"], path: "Tests/DaemonTests"),
+  ]
+)
