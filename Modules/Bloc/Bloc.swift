@@ -1,0 +1,190 @@
+import Synchronization
+
+/// Handles events into states. Register one handler per event kind in `init`:
+///
+/// ```swift
+/// enum CounterEvent: BlocEvent { case increment, decrement }
+///
+/// final class CounterBloc: Bloc<CounterEvent, Int> {
+///   init() {
+///     super.init(initialState: 0)
+///     on(.increment) { _, emit in emit(emit.state + 1) }
+///     on(.decrement) { _, emit in emit(emit.state - 1) }
+///   }
+/// }
+///
+/// let bloc = CounterBloc()
+/// let outcome = await bloc.add(.increment).outcome  // .handled
+/// bloc.state                                         // 1
+/// ```
+/// Handlers run on the concurrency pool; each kind's ``EventTransformer`` (default: the bloc's
+/// `transformer`, itself `.sequential` by default) decides how overlapping events are treated.
+/// `close()` releases the handlers, so they may capture `self`.
+open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>, @unchecked Sendable
+{
+  /// A handler: gets the event and an emitter; may emit any number of states.
+  public typealias Handler = @Sendable (Event, Emitter<State>) async throws -> Void
+
+  /// The clock every time-based transformer and `emit.clock` use.
+  public let clock: any Clock<Duration>
+  let defaultTransformer: EventTransformer
+  let dispatch = Mutex(Dispatch())
+
+  /// - Parameters:
+  ///   - transformer: used by handlers registered without one of their own.
+  ///   - clock: drives debounce and throttle; inject a test clock for virtual time.
+  public init(
+    initialState: State, transformer: EventTransformer = .sequential,
+    clock: any Clock<Duration> = ContinuousClock(), history: HistoryLimit? = nil,
+    persistence: Persistence<State>? = nil
+  ) {
+    self.clock = clock
+    self.defaultTransformer = transformer
+    super.init(initialState: initialState, history: history, persistence: persistence)
+  }
+
+  /// Registers the handler of one event kind; call it once per kind, in `init`.
+  public func on(
+    _ kind: Event.Kind, transformer: EventTransformer? = nil, _ handler: @escaping Handler
+  ) {
+    let registered = dispatch.withLock { dispatch -> Bool in
+      if dispatch.handlers[kind] != nil { return false }
+      dispatch.handlers[kind] = Registration(
+        handler: handler, transformer: transformer ?? defaultTransformer)
+      return true
+    }
+    precondition(registered, "\(name): on(\(kind)) was called twice; register one handler per kind")
+  }
+
+  // MARK: Hooks
+
+  /// Called when an event is added, before it is handled. Call `super` to keep observers informed.
+  open func onEvent(_ event: Event) {
+    for entry in observers { entry.observer.onEvent(self, event: event) }
+  }
+
+  /// Called for every change a handler makes, before ``onChange(_:)``.
+  open func onTransition(_ transition: Transition<Event, State>) {
+    for entry in observers { entry.observer.onTransition(self, transition: transition) }
+  }
+
+  /// Called when an event's outcome is known.
+  open func onDone(_ event: Event, outcome: EventOutcome) {
+    for entry in observers { entry.observer.onDone(self, event: event, outcome: outcome) }
+  }
+
+  // MARK: Adding events
+
+  /// Adds an event. Await the receipt's ``EventReceipt/outcome`` to know when it is done
+  /// (including, for a persisted bloc, when its changes are stored); or ignore it.
+  @discardableResult
+  public func add(_ event: Event) -> EventReceipt {
+    onEvent(event)
+    let receipt = EventReceipt()
+    let refusal = dispatch.withLock { dispatch -> BlocError? in
+      if dispatch.isClosed {
+        return .addAfterClose(bloc: name, event: String(describing: event))
+      }
+      guard let registration = dispatch.handlers[event.kind] else {
+        return .unhandledEvent(bloc: name, event: String(describing: event))
+      }
+      let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
+      admit(job, registration, into: &dispatch)
+      return nil
+    }
+    if let refusal {
+      reportError(refusal)
+      conclude(event, receipt, .failed(refusal))
+    }
+    return receipt
+  }
+
+  /// Adds an event and waits for its outcome.
+  ///
+  /// ```swift
+  /// if case .failed(let error) = await bloc.send(.increment) { print(error) }
+  /// ```
+  @discardableResult
+  public func send(_ event: Event) async -> EventOutcome {
+    await add(event).outcome
+  }
+
+  /// Waits until all work started by earlier events is finished: handlers running or queued,
+  /// and debounce or throttle timers whose time has come. Timers not yet due are not awaited,
+  /// so with a test clock: advance it, then await `settled()`.
+  open override func settled() async {
+    while true {
+      let done: Bool = await withCheckedContinuation { continuation in
+        let idle = dispatch.withLock { dispatch -> Bool in
+          if dispatch.isIdle { return true }
+          dispatch.settleWaiters.append(continuation)
+          return false
+        }
+        if idle { continuation.resume(returning: true) }
+      }
+      if done { return }
+    }
+  }
+
+  /// Stops new events, cancels running handlers and waits for them, ends every subscription and
+  /// tells observers. Events still queued or waiting are concluded as cancelled. Idempotent.
+  open override func close() async {
+    guard markClosed() else { return }
+    let (tasks, abandoned) = dispatch.withLock { dispatch in dispatch.shutDown() }
+    for job in abandoned { conclude(job.event, job.receipt, .cancelled) }
+    for task in tasks { await task.value }
+    await settled()
+    await finishClosing()
+  }
+
+  // MARK: Running handlers (the lane logic lives in EventDispatch.swift)
+
+  func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async {
+    var outcome: EventOutcome
+    do {
+      try await handler(job.event, emitter)
+      outcome = emitter.isActive && !Task.isCancelled ? .handled : .cancelled
+    } catch is CancellationError where Task.isCancelled || !emitter.isActive {
+      outcome = .cancelled
+    } catch {
+      outcome = .failed(error)
+      reportError(HandlerFailure(event: job.event, error: error))
+    }
+    emitter.finish()
+    let changed = emitter.highestSequence
+    if changed > 0, persister != nil {
+      // Release the lane now so later events run while this one's changes are stored.
+      Task {
+        if let error = await self.waitUntilStored(changed), outcome.isHandled {
+          outcome = .failed(error)
+        }
+        self.conclude(job.event, job.receipt, outcome)
+        self.workEnded()
+      }
+    } else {
+      conclude(job.event, job.receipt, outcome)
+      workEnded()
+    }
+  }
+
+  func makeEmitter(for event: Event) -> Emitter<State> {
+    Emitter(
+      clock: clock, current: { [initial = state, weak self] in self?.state ?? initial },
+      apply: { [weak self] next in
+        guard let self else { return nil }
+        return try? self.apply(next) { change in
+          self.onTransition(Transition(current: change.current, event: event, next: change.next))
+        }
+      },
+      reportDropped: { [weak self] in
+        guard let self else { return }
+        self.reportError(
+          BlocError.emitAfterHandlerDone(bloc: self.name, event: String(describing: event)))
+      })
+  }
+
+  func conclude(_ event: Event, _ receipt: EventReceipt, _ outcome: EventOutcome) {
+    onDone(event, outcome: outcome)
+    receipt.resolve(outcome)
+  }
+}

@@ -1,0 +1,313 @@
+import Synchronization
+
+/// What ``Cubit`` and ``Bloc`` share: a state readable at any time, a stream of states,
+/// hooks and observers, optional undo/redo and persistence, and `close()`.
+///
+/// Thread safety: every mutable field lives behind `core`'s lock.
+open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
+  struct Waiter {
+    let id: UInt64
+    let accept: (@Sendable (State) -> Bool)?
+    let continuation: UnsafeContinuation<StateUpdate<State>?, Never>
+  }
+
+  typealias TapEntry = (token: ObserverToken, tap: @Sendable (Tap<State>) -> Void)
+
+  struct Core {
+    var state: State
+    var sequence: UInt64 = 0
+    var isClosed = false
+    var waiters: [Waiter] = []
+    var nextWaiterID: UInt64 = 0
+    var observers: [ObserverEntry] = []
+    var history: History<State>?
+    var taps: [TapEntry] = []
+  }
+
+  let core: Mutex<Core>
+  let persister: Persister<State>?
+
+  /// Set when a stored state could not be restored at creation (see ``UnreadablePolicy``).
+  public let restoreIssue: PersistenceError?
+
+  /// Creates the bloc with `initialState`, or with the stored state when `persistence` has one.
+  ///
+  /// - Parameters:
+  ///   - history: keeps past states for ``undo()`` and ``redo()``; nil (the default) keeps none.
+  ///   - persistence: saves every change and restores the state at creation.
+  public init(
+    initialState: State, history: HistoryLimit? = nil, persistence: Persistence<State>? = nil
+  ) {
+    var state = initialState
+    var issue: PersistenceError?
+    var keepPersisting = persistence != nil
+    if let persistence {
+      let restored = persistence.restore()
+      state = restored.state ?? initialState
+      issue = restored.issue
+      keepPersisting = restored.keepPersisting
+    }
+    core = Mutex(Core(state: state, history: history.map { History(limit: $0) }))
+    restoreIssue = issue
+    if let persistence, keepPersisting {
+      let box = WeakBox<BlocBase<State>>()
+      persister = Persister(persistence, durable: 0) { error in box.value?.reportError(error) }
+      box.value = self
+    } else {
+      persister = nil
+    }
+    for entry in BlocObservers.all { entry.observer.onCreate(self) }
+    if let issue { reportError(issue) }
+  }
+
+  /// A name for logs and errors; the type's name unless overridden.
+  open var name: String { String(describing: type(of: self)) }
+
+  /// The current state.
+  public var state: State { core.withLock { $0.state } }
+
+  /// How many changes the state has seen; grows by one with every change.
+  public var sequence: UInt64 { core.withLock { $0.sequence } }
+
+  /// Whether ``close()`` was called.
+  public var isClosed: Bool { core.withLock { $0.isClosed } }
+
+  // MARK: Hooks
+
+  /// Called for every change, before subscribers see the new state. Call `super` when overriding
+  /// to keep observers informed.
+  open func onChange(_ change: Change<State>) {
+    for entry in observers { entry.observer.onChange(self, change: change) }
+  }
+
+  /// Called for every error: a failing handler (as ``HandlerFailure``), a dropped emit, a
+  /// persistence problem. The bloc keeps working. Call `super` to keep observers informed.
+  open func onError(_ error: any Error) {
+    for entry in observers { entry.observer.onError(self, error: error) }
+  }
+
+  /// Called once when the bloc closes. Call `super` to keep observers informed.
+  open func onClose() {
+    for entry in observers { entry.observer.onClose(self) }
+  }
+
+  // MARK: Observers
+
+  /// Adds an observer of this bloc only.
+  @discardableResult
+  public func addObserver(_ observer: any BlocObserver) -> ObserverToken {
+    let token = ObserverToken()
+    core.withLock { $0.observers.append(ObserverEntry(token: token, observer: observer)) }
+    return token
+  }
+
+  public func removeObserver(_ token: ObserverToken) {
+    core.withLock { $0.observers.removeAll { $0.token == token } }
+  }
+
+  /// Global observers, then this bloc's own.
+  var observers: [ObserverEntry] { BlocObservers.all + core.withLock { $0.observers } }
+
+  /// Every error goes through here: taps first (they cannot be overridden away), then `onError`.
+  func reportError(_ error: any Error) {
+    for entry in core.withLock({ $0.taps }) { entry.tap(.error(error)) }
+    onError(error)
+  }
+
+  /// Sees every change and error of this bloc whatever its hooks do; for test harnesses.
+  @_spi(Testing) @discardableResult
+  public func tap(_ tap: @escaping @Sendable (Tap<State>) -> Void) -> ObserverToken {
+    let token = ObserverToken()
+    core.withLock { $0.taps.append((token, tap)) }
+    return token
+  }
+
+  // MARK: Changing state
+
+  /// Applies `next` if it differs from the current state. Returns the new sequence number, or
+  /// nil when equal. Throws ``BlocError/emitAfterClose(bloc:)`` after close.
+  @discardableResult
+  func apply(
+    _ next: State, recordHistory: Bool = true, announce: (Change<State>) -> Void = { _ in }
+  ) throws -> UInt64? {
+    let applied = try core.withLock { core -> (Change<State>, UInt64, [Waiter], [TapEntry])? in
+      if core.isClosed { throw BlocError.emitAfterClose(bloc: name) }
+      guard next != core.state else { return nil }
+      let change = Change(current: core.state, next: next)
+      if recordHistory { core.history?.record(core.state) }
+      core.state = next
+      core.sequence &+= 1
+      return (change, core.sequence, takeWaiters(&core, for: next), core.taps)
+    }
+    guard let (change, sequence, woken, taps) = applied else { return nil }
+    persister?.schedule(next, version: sequence)
+    for entry in taps { entry.tap(.change(change)) }
+    announce(change)
+    onChange(change)
+    let update = StateUpdate(sequence: sequence, state: next)
+    for waiter in woken { waiter.continuation.resume(returning: update) }
+    return sequence
+  }
+
+  private func takeWaiters(_ core: inout Core, for state: State) -> [Waiter] {
+    guard !core.waiters.isEmpty else { return [] }
+    var woken: [Waiter] = []
+    core.waiters.removeAll { waiter in
+      guard waiter.accept?(state) ?? true else { return false }
+      woken.append(waiter)
+      return true
+    }
+    return woken
+  }
+
+  /// Replaces the state without any hook, history or persistence; for test harnesses.
+  @_spi(Testing) public func seed(_ state: State) {
+    core.withLock { $0.state = state }
+  }
+
+  /// Waits until every change made so far is stored (a no-op without persistence). Returns the
+  /// error of the last write if it failed.
+  @discardableResult
+  public func waitUntilStored() async -> PersistenceError? {
+    guard let persister else { return nil }
+    return await persister.waitUntilStored(sequence)
+  }
+
+  func waitUntilStored(_ sequence: UInt64) async -> PersistenceError? {
+    guard let persister else { return nil }
+    return await persister.waitUntilStored(sequence)
+  }
+
+  /// Waits until all work started so far is finished. A cubit's work is its own methods', so
+  /// this returns at once; ``Bloc`` waits for its handlers.
+  open func settled() async {}
+
+  // MARK: Closing
+
+  /// Ends every subscription and tells observers. Further emits throw. Idempotent.
+  open func close() async {
+    guard markClosed() else { return }
+    await finishClosing()
+  }
+
+  /// Marks the bloc closed; true only for the first call.
+  func markClosed() -> Bool {
+    core.withLock { core in
+      if core.isClosed { return false }
+      core.isClosed = true
+      return true
+    }
+  }
+
+  func finishClosing() async {
+    let waiters = core.withLock { core in
+      let waiters = core.waiters
+      core.waiters = []
+      return waiters
+    }
+    for waiter in waiters { waiter.continuation.resume(returning: nil) }
+    await waitUntilStored()
+    onClose()
+  }
+
+  // MARK: Streams
+
+  /// The current state, then every later distinct state (see ``StateStream``).
+  public var states: StateStream<State, State> {
+    StateStream(source: self, transform: { $0.state }, isChange: nil)
+  }
+
+  /// Like ``states``, with sequence numbers that reveal skipped states.
+  public var updates: StateStream<State, StateUpdate<State>> {
+    StateStream(source: self, transform: { $0 }, isChange: nil)
+  }
+
+  /// A derived value: the current one first, then each time it changes. The subscriber is not
+  /// woken by changes that leave the value equal. `selector` must be quick and pure.
+  ///
+  /// ```swift
+  /// for await isEven in counter.select({ $0 % 2 == 0 }) { … }
+  /// ```
+  public func select<Value: Equatable & Sendable>(
+    _ selector: @escaping @Sendable (State) -> Value
+  ) -> StateStream<State, Value> {
+    StateStream(
+      source: self, transform: { selector($0.state) },
+      isChange: { last, state in selector(state) != last })
+  }
+
+  /// The next update after `sequence` (nil: the current state at once) that `accept` takes.
+  func nextUpdate(
+    after sequence: UInt64?, accept: (@Sendable (State) -> Bool)?
+  ) async -> StateUpdate<State>? {
+    let id = core.withLock { core in
+      core.nextWaiterID &+= 1
+      return core.nextWaiterID
+    }
+    return await withTaskCancellationHandler {
+      await withUnsafeContinuation { continuation in
+        let ready: StateUpdate<State>?? = core.withLock { core in
+          let current = StateUpdate(sequence: core.sequence, state: core.state)
+          let isNew = sequence.map { core.sequence > $0 } ?? true
+          if isNew, accept?(core.state) ?? true { return .some(current) }
+          if core.isClosed || Task.isCancelled { return .some(nil) }
+          core.waiters.append(Waiter(id: id, accept: accept, continuation: continuation))
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      let waiter = core.withLock { core -> Waiter? in
+        guard let index = core.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return core.waiters.remove(at: index)
+      }
+      waiter?.continuation.resume(returning: nil)
+    }
+  }
+
+  // MARK: Undo and redo
+
+  /// Whether ``undo()`` would change the state.
+  public var canUndo: Bool { core.withLock { !($0.history?.past.isEmpty ?? true) } }
+  /// Whether ``redo()`` would change the state.
+  public var canRedo: Bool { core.withLock { !($0.history?.future.isEmpty ?? true) } }
+
+  /// Returns to the previous state. False when there is nothing to undo, the bloc keeps no
+  /// history, or it is closed.
+  @discardableResult
+  public func undo() -> Bool { step { history, current in history.undo(from: current) } }
+
+  /// Reapplies the state last undone. A new change clears what can be redone.
+  @discardableResult
+  public func redo() -> Bool { step { history, current in history.redo(from: current) } }
+
+  /// Forgets every undo and redo step.
+  public func clearHistory() { core.withLock { $0.history?.clear() } }
+
+  private func step(_ move: (inout History<State>, State) -> State?) -> Bool {
+    let target = core.withLock { core -> State? in
+      guard !core.isClosed, var history = core.history else { return nil }
+      let target = move(&history, core.state)
+      core.history = history
+      return target
+    }
+    guard let target else { return false }
+    return (try? apply(target, recordHistory: false)) != nil
+  }
+}
+
+/// Lets the persister report to its bloc without keeping it alive.
+final class WeakBox<Value: AnyObject & Sendable>: Sendable {
+  private struct Reference { weak var value: Value? }
+  private let storage = Mutex(Reference())
+  var value: Value? {
+    get { storage.withLock { $0.value } }
+    set { storage.withLock { $0.value = newValue } }
+  }
+}
+
+/// What a test tap sees.
+@_spi(Testing) public enum Tap<State: Sendable>: Sendable {
+  case change(Change<State>)
+  case error(any Error)
+}

@@ -1,0 +1,73 @@
+import Synchronization
+
+/// Sees the life of blocs: creation, events, changes, transitions, errors, finished events
+/// and closing. Every method has an empty default, so an observer implements only what it needs.
+///
+/// Register one for every bloc with ``BlocObservers/add(_:)``, or for one bloc with
+/// ``BlocBase/addObserver(_:)``.
+///
+/// ```swift
+/// struct Logger: BlocObserver {
+///   func onChange<State>(_ bloc: BlocBase<State>, change: Change<State>) {
+///     print("\(bloc.name): \(change)")
+///   }
+/// }
+/// BlocObservers.add(Logger())
+/// ```
+/// Observers are called synchronously on the thread that caused the call; keep them quick and
+/// do not emit from them.
+public protocol BlocObserver: Sendable {
+  func onCreate<State>(_ bloc: BlocBase<State>)
+  func onEvent<Event, State>(_ bloc: Bloc<Event, State>, event: Event)
+  func onChange<State>(_ bloc: BlocBase<State>, change: Change<State>)
+  func onTransition<Event, State>(_ bloc: Bloc<Event, State>, transition: Transition<Event, State>)
+  /// `error` is a ``HandlerFailure`` when an event caused it.
+  func onError<State>(_ bloc: BlocBase<State>, error: any Error)
+  func onDone<Event, State>(_ bloc: Bloc<Event, State>, event: Event, outcome: EventOutcome)
+  func onClose<State>(_ bloc: BlocBase<State>)
+}
+
+extension BlocObserver {
+  public func onCreate<State>(_ bloc: BlocBase<State>) {}
+  public func onEvent<Event, State>(_ bloc: Bloc<Event, State>, event: Event) {}
+  public func onChange<State>(_ bloc: BlocBase<State>, change: Change<State>) {}
+  public func onTransition<Event, State>(
+    _ bloc: Bloc<Event, State>, transition: Transition<Event, State>
+  ) {}
+  public func onError<State>(_ bloc: BlocBase<State>, error: any Error) {}
+  public func onDone<Event, State>(_ bloc: Bloc<Event, State>, event: Event, outcome: EventOutcome)
+  {}
+  public func onClose<State>(_ bloc: BlocBase<State>) {}
+}
+
+/// The observers that see every bloc.
+public enum BlocObservers {
+  private static let registry = Mutex<[ObserverEntry]>([])
+
+  /// Adds an observer of every bloc; returns a token that removes it.
+  @discardableResult
+  public static func add(_ observer: any BlocObserver) -> ObserverToken {
+    let token = ObserverToken()
+    registry.withLock { $0.append(ObserverEntry(token: token, observer: observer)) }
+    return token
+  }
+
+  /// Removes an observer added with ``add(_:)``.
+  public static func remove(_ token: ObserverToken) {
+    registry.withLock { $0.removeAll { $0.token == token } }
+  }
+
+  static var all: [ObserverEntry] { registry.withLock { $0 } }
+}
+
+/// Identifies a registered observer, for removal.
+public struct ObserverToken: Hashable, Sendable {
+  private static let counter = Atomic<UInt64>(0)
+  let value: UInt64
+  init() { value = Self.counter.add(1, ordering: .relaxed).newValue }
+}
+
+struct ObserverEntry: Sendable {
+  let token: ObserverToken
+  let observer: any BlocObserver
+}

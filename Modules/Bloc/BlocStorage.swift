@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+
+/// Where persisted states live. Implementations must be safe to call from any thread; calls
+/// for one key never overlap.
+public protocol BlocStorage: Sendable {
+  /// The stored bytes, or nil when nothing is stored under `key`.
+  func read(_ key: String) throws -> Data?
+  /// Replaces the value atomically: after a crash the old or the new value is there, never a mix.
+  func write(_ key: String, _ data: Data) throws
+  func remove(_ key: String) throws
+  /// Moves the value out of the way without destroying it; returns where it went.
+  func keepAside(_ key: String) throws -> String
+}
+
+/// Keeps values in memory; for tests.
+public final class InMemoryStorage: BlocStorage {
+  private let values = Mutex<[String: Data]>([:])
+
+  public init(_ values: [String: Data] = [:]) {
+    self.values.withLock { $0 = values }
+  }
+
+  public var snapshot: [String: Data] { values.withLock { $0 } }
+
+  public func read(_ key: String) throws -> Data? { values.withLock { $0[key] } }
+  public func write(_ key: String, _ data: Data) throws { values.withLock { $0[key] = data } }
+  public func remove(_ key: String) throws { _ = values.withLock { $0.removeValue(forKey: key) } }
+
+  public func keepAside(_ key: String) throws -> String {
+    values.withLock { values in
+      var n = 1
+      while values["\(key).unreadable-\(n)"] != nil { n += 1 }
+      let aside = "\(key).unreadable-\(n)"
+      values[aside] = values.removeValue(forKey: key)
+      return aside
+    }
+  }
+}

@@ -1,0 +1,254 @@
+/// The bookkeeping behind `add`: which handlers run, which events wait, which timers are armed.
+/// Everything here runs under the bloc's `dispatch` lock.
+extension Bloc {
+  struct Job: Sendable {
+    let id: UInt64
+    let event: Event
+    let receipt: EventReceipt
+  }
+
+  struct Registration {
+    let handler: Handler
+    let transformer: EventTransformer
+  }
+
+  struct Lane {
+    var busy = false
+    var queue = FIFO<Job>()
+    var current: (id: UInt64, task: Task<Void, Never>, emitter: Emitter<State>)?
+    var pending: Job?
+    var windowOpen = false
+    var timer: UInt64?
+  }
+
+  struct Timer {
+    let task: Task<Void, Never>
+    let isDue: @Sendable () -> Bool
+  }
+
+  struct Dispatch {
+    var handlers: [Event.Kind: Registration] = [:]
+    var lanes: [Event.Kind: Lane] = [:]
+    var tasks: [UInt64: (task: Task<Void, Never>, emitter: Emitter<State>?)] = [:]
+    var timers: [UInt64: Timer] = [:]
+    var activeWork = 0
+    var settleWaiters: [CheckedContinuation<Bool, Never>] = []
+    var isClosed = false
+    var lastID: UInt64 = 0
+
+    mutating func nextID() -> UInt64 {
+      lastID &+= 1
+      return lastID
+    }
+
+    var isIdle: Bool { activeWork == 0 && !timers.values.contains { $0.isDue() } }
+
+    /// Closes the dispatch: returns the tasks to await and the jobs that will never run.
+    mutating func shutDown() -> ([Task<Void, Never>], [Job]) {
+      isClosed = true
+      var abandoned: [Job] = []
+      for (kind, var lane) in lanes {
+        let queued = lane.queue.drain()
+        activeWork -= queued.count  // queued jobs were counted as work; pending ones were not
+        abandoned += queued
+        if let pending = lane.pending { abandoned.append(pending) }
+        lane.pending = nil
+        lanes[kind] = lane
+      }
+      for timer in timers.values { timer.task.cancel() }
+      timers = [:]
+      for entry in tasks.values {
+        entry.emitter?.finish()
+        entry.task.cancel()
+      }
+      handlers = [:]
+      return (tasks.values.map(\.task), abandoned)
+    }
+  }
+
+  /// Decides what happens to a newly added job according to its handler's transformer.
+  func admit(_ job: Job, _ registration: Registration, into dispatch: inout Dispatch) {
+    let kind = job.event.kind
+    var lane = dispatch.lanes[kind] ?? Lane()
+    switch registration.transformer.strategy {
+    case .concurrent:
+      dispatch.activeWork += 1
+      startConcurrent(job, registration.handler, &dispatch)
+    case .sequential:
+      dispatch.activeWork += 1
+      if lane.busy {
+        lane.queue.push(job)
+      } else {
+        lane.busy = true
+        startSequential(job, kind, registration.handler, &dispatch)
+      }
+    case .droppable:
+      if lane.busy {
+        drop(job)
+      } else {
+        lane.busy = true
+        dispatch.activeWork += 1
+        startDroppable(job, kind, registration.handler, &dispatch)
+      }
+    case .restartable:
+      dispatch.activeWork += 1
+      restart(job, &lane, registration.handler, &dispatch)
+    case .debounce(let interval):
+      if let replaced = lane.pending { drop(replaced) }
+      lane.pending = job
+      if let timer = lane.timer { dispatch.timers.removeValue(forKey: timer)?.task.cancel() }
+      lane.timer = arm(kind, after: interval(), &dispatch)
+    case .throttle(let interval):
+      if lane.windowOpen {
+        if let replaced = lane.pending { drop(replaced) }
+        lane.pending = job
+      } else {
+        lane.windowOpen = true
+        dispatch.activeWork += 1
+        restart(job, &lane, registration.handler, &dispatch)
+        lane.timer = arm(kind, after: interval(), &dispatch)
+      }
+    }
+    dispatch.lanes[kind] = lane
+  }
+
+  private func drop(_ job: Job) {
+    // Concluded outside the caller's lock would be tidier; resolving is lock-free and hooks
+    // must not add events synchronously, so this is safe.
+    conclude(job.event, job.receipt, .dropped)
+  }
+
+  private func startConcurrent(_ job: Job, _ handler: @escaping Handler, _ dispatch: inout Dispatch)
+  {
+    let emitter = makeEmitter(for: job.event)
+    let task = Task {
+      await self.execute(job, handler: handler, emitter: emitter)
+      self.dispatch.withLock { _ = $0.tasks.removeValue(forKey: job.id) }
+    }
+    dispatch.tasks[job.id] = (task, emitter)
+  }
+
+  private func startDroppable(
+    _ job: Job, _ kind: Event.Kind, _ handler: @escaping Handler, _ dispatch: inout Dispatch
+  ) {
+    let emitter = makeEmitter(for: job.event)
+    let task = Task {
+      await self.execute(job, handler: handler, emitter: emitter)
+      self.dispatch.withLock { dispatch in
+        dispatch.tasks.removeValue(forKey: job.id)
+        dispatch.lanes[kind]?.busy = false
+      }
+    }
+    dispatch.tasks[job.id] = (task, emitter)
+  }
+
+  /// One task per busy period runs the lane's jobs in order.
+  private func startSequential(
+    _ first: Job, _ kind: Event.Kind, _ handler: @escaping Handler, _ dispatch: inout Dispatch
+  ) {
+    let runnerID = dispatch.nextID()
+    let task = Task {
+      var job = first
+      while true {
+        let emitter = self.makeEmitter(for: job.event)
+        self.dispatch.withLock { $0.tasks[runnerID]?.emitter = emitter }
+        await self.execute(job, handler: handler, emitter: emitter)
+        let next = self.dispatch.withLock { dispatch -> Job? in
+          if !dispatch.isClosed, let next = dispatch.lanes[kind]?.queue.pop() { return next }
+          dispatch.lanes[kind]?.busy = false
+          dispatch.tasks.removeValue(forKey: runnerID)
+          return nil
+        }
+        guard let next else { return }
+        job = next
+      }
+    }
+    dispatch.tasks[runnerID] = (task, nil)
+  }
+
+  /// Cancels the lane's running handler, if any, and starts `job`.
+  private func restart(
+    _ job: Job, _ lane: inout Lane, _ handler: @escaping Handler, _ dispatch: inout Dispatch
+  ) {
+    if let current = lane.current {
+      current.emitter.finish()
+      current.task.cancel()
+    }
+    let kind = job.event.kind
+    let emitter = makeEmitter(for: job.event)
+    let task = Task {
+      await self.execute(job, handler: handler, emitter: emitter)
+      self.dispatch.withLock { dispatch in
+        dispatch.tasks.removeValue(forKey: job.id)
+        if dispatch.lanes[kind]?.current?.id == job.id { dispatch.lanes[kind]?.current = nil }
+      }
+    }
+    lane.current = (job.id, task, emitter)
+    dispatch.tasks[job.id] = (task, emitter)
+  }
+
+  /// Starts a timer on the bloc's clock; when it fires, the lane's pending job runs.
+  private func arm(
+    _ kind: Event.Kind, after interval: Duration, _ dispatch: inout Dispatch
+  )
+    -> UInt64
+  {
+    let id = dispatch.nextID()
+    let (isDue, sleep) = Self.deadline(on: clock, after: interval)
+    let task = Task {
+      do { try await sleep() } catch { return }
+      self.fire(kind, timer: id)
+    }
+    dispatch.timers[id] = Timer(task: task, isDue: isDue)
+    return id
+  }
+
+  private static func deadline<C: Clock>(
+    on clock: C, after interval: Duration
+  ) -> (
+    isDue: @Sendable () -> Bool, sleep: @Sendable () async throws -> Void
+  ) where C.Duration == Duration {
+    let deadline = clock.now.advanced(by: interval)
+    return ({ clock.now >= deadline }, { try await clock.sleep(until: deadline, tolerance: nil) })
+  }
+
+  private func fire(_ kind: Event.Kind, timer id: UInt64) {
+    let waiters = dispatch.withLock { dispatch -> [CheckedContinuation<Bool, Never>] in
+      guard dispatch.timers.removeValue(forKey: id) != nil, var lane = dispatch.lanes[kind],
+        lane.timer == id, let registration = dispatch.handlers[kind]
+      else { return dispatch.takeSettleWaitersIfIdle() }
+      lane.timer = nil
+      if let job = lane.pending {
+        lane.pending = nil
+        dispatch.activeWork += 1
+        restart(job, &lane, registration.handler, &dispatch)
+        if case .throttle(let interval) = registration.transformer.strategy {
+          lane.timer = arm(kind, after: interval(), &dispatch)
+        }
+      } else {
+        lane.windowOpen = false
+      }
+      dispatch.lanes[kind] = lane
+      return dispatch.takeSettleWaitersIfIdle()
+    }
+    for waiter in waiters { waiter.resume(returning: false) }
+  }
+
+  /// Called once per job when its outcome is known.
+  func workEnded() {
+    let waiters = dispatch.withLock { dispatch in
+      dispatch.activeWork -= 1
+      return dispatch.takeSettleWaitersIfIdle()
+    }
+    for waiter in waiters { waiter.resume(returning: false) }
+  }
+}
+
+extension Bloc.Dispatch {
+  /// Settle waiters re-check on wake, so waking them on any progress is enough.
+  mutating func takeSettleWaitersIfIdle() -> [CheckedContinuation<Bool, Never>] {
+    let waiters = settleWaiters
+    settleWaiters = []
+    return waiters
+  }
+}

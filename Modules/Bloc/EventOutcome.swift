@@ -1,0 +1,94 @@
+import Synchronization
+
+/// What finally happened to an event.
+public enum EventOutcome: Sendable, CustomStringConvertible {
+  /// Its handler ran to the end.
+  case handled
+  /// A transformer dropped it (droppable while busy, or superseded while debounced or throttled).
+  case dropped
+  /// Its handler was cancelled (superseded by a restartable event, or the bloc closed).
+  case cancelled
+  /// Its handler threw, or it could not be handled at all.
+  case failed(any Error)
+
+  public var description: String {
+    switch self {
+    case .handled: return "handled"
+    case .dropped: return "dropped"
+    case .cancelled: return "cancelled"
+    case .failed(let error): return "failed: \(error)"
+    }
+  }
+
+  /// The outcome's name: `handled`, `dropped`, `cancelled` or `failed`.
+  public var name: String {
+    switch self {
+    case .handled: return "handled"
+    case .dropped: return "dropped"
+    case .cancelled: return "cancelled"
+    case .failed: return "failed"
+    }
+  }
+
+  /// Whether the handler ran to the end.
+  public var isHandled: Bool {
+    if case .handled = self { return true }
+    return false
+  }
+}
+
+/// Returned by `Bloc.add`: await ``outcome`` to learn when the event is done.
+///
+/// ```swift
+/// let outcome = await bloc.add(.increment).outcome
+/// ```
+/// Callers that do not care simply ignore it.
+public final class EventReceipt: Sendable {
+  private enum Slot {
+    case pending([CheckedContinuation<EventOutcome, Never>])
+    case resolved(EventOutcome)
+  }
+  private let slot = Mutex(Slot.pending([]))
+
+  init() {}
+
+  init(resolved outcome: EventOutcome) {
+    slot.withLock { $0 = .resolved(outcome) }
+  }
+
+  /// The event's outcome, once known.
+  public var outcome: EventOutcome {
+    get async {
+      await withCheckedContinuation { continuation in
+        let ready: EventOutcome? = slot.withLock { slot in
+          switch slot {
+          case .resolved(let outcome): return outcome
+          case .pending(var waiters):
+            waiters.append(continuation)
+            slot = .pending(waiters)
+            return nil
+          }
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    }
+  }
+
+  /// The outcome if already known.
+  public var resolvedOutcome: EventOutcome? {
+    slot.withLock { slot in
+      if case .resolved(let outcome) = slot { return outcome }
+      return nil
+    }
+  }
+
+  /// Resolves once; later calls are ignored.
+  func resolve(_ outcome: EventOutcome) {
+    let waiters: [CheckedContinuation<EventOutcome, Never>] = slot.withLock { slot in
+      guard case .pending(let waiters) = slot else { return [] }
+      slot = .resolved(outcome)
+      return waiters
+    }
+    for waiter in waiters { waiter.resume(returning: outcome) }
+  }
+}

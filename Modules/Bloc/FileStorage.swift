@@ -1,0 +1,90 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Stores each value as `<directory>/<key>.json`, replaced atomically: write a temporary file,
+/// fsync it, rename it over the old one, fsync the directory.
+public struct FileStorage: BlocStorage {
+  public let directory: URL
+
+  /// Creates the directory (mode 0700) when it is missing.
+  public init(directory: URL) throws {
+    self.directory = directory
+    try FileManager.default.createDirectory(
+      at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+  }
+
+  public func url(for key: String) -> URL { directory.appendingPathComponent("\(key).json") }
+
+  public func read(_ key: String) throws -> Data? {
+    try Self.validate(key)
+    let path = url(for: key).path
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    return try Data(contentsOf: URL(fileURLWithPath: path))
+  }
+
+  public func write(_ key: String, _ data: Data) throws {
+    try Self.validate(key)
+    let target = url(for: key).path
+    let temporary = directory.appendingPathComponent(".\(key).json.tmp").path
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw failure(key, "open \(temporary)") }
+    var ok = data.withUnsafeBytes { buffer -> Bool in
+      var offset = 0
+      while offset < buffer.count {
+        let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return false }
+        offset += n
+      }
+      return true
+    }
+    ok = ok && fsync(fd) == 0
+    let saved = errno
+    close(fd)
+    guard ok else {
+      errno = saved
+      unlink(temporary)
+      throw failure(key, "write \(temporary)")
+    }
+    guard rename(temporary, target) == 0 else { throw failure(key, "rename to \(target)") }
+    let dirFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if dirFD >= 0 {
+      fsync(dirFD)
+      close(dirFD)
+    }
+  }
+
+  public func remove(_ key: String) throws {
+    try Self.validate(key)
+    unlink(url(for: key).path)
+  }
+
+  public func keepAside(_ key: String) throws -> String {
+    try Self.validate(key)
+    var n = 1
+    var aside = url(for: "\(key).unreadable-\(n)")
+    while FileManager.default.fileExists(atPath: aside.path) {
+      n += 1
+      aside = url(for: "\(key).unreadable-\(n)")
+    }
+    guard rename(url(for: key).path, aside.path) == 0 else {
+      throw failure(key, "rename to \(aside.path)")
+    }
+    return aside.path
+  }
+
+  private func failure(_ key: String, _ what: String) -> PersistenceError {
+    .writeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
+  }
+
+  static func validate(_ key: String) throws {
+    let allowed = key.utf8.allSatisfy { byte in
+      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+        || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2E || byte == 0x2D || byte == 0x5F
+    }
+    guard allowed, !key.isEmpty, !key.hasPrefix(".") else { throw PersistenceError.invalidKey(key) }
+  }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// A state that can outlive the process.
+///
+/// Each stored value carries ``schemaVersion``. When a stored value is older, ``migrate(from:data:decoder:)``
+/// turns it into the current shape:
+///
+/// ```swift
+/// struct CounterState: PersistableState {
+///   static let schemaVersion = 2
+///   var count: Int
+///
+///   static func migrate(from version: Int, data: Data, decoder: JSONDecoder) throws -> Self {
+///     // Version 1 stored a bare integer.
+///     let old = try decoder.decode(Stored<Int>.self, from: data)
+///     return CounterState(count: old.state)
+///   }
+/// }
+/// ```
+public protocol PersistableState: Codable, Sendable, Equatable {
+  /// The version of the stored shape. Bump it whenever the `Codable` shape changes.
+  static var schemaVersion: Int { get }
+  /// Reads a value stored by an older `schemaVersion`. The default refuses.
+  static func migrate(from version: Int, data: Data, decoder: JSONDecoder) throws -> Self
+}
+
+extension PersistableState {
+  public static var schemaVersion: Int { 1 }
+  public static func migrate(from version: Int, data: Data, decoder: JSONDecoder) throws -> Self {
+    throw PersistenceError.noMigration(from: version, to: schemaVersion)
+  }
+}
+
+/// The stored form of a state: `{"schemaVersion": 1, "state": …}`. Decode an older value's
+/// `Stored<OldShape>` inside a migration.
+public struct Stored<Value: Codable>: Codable {
+  public let schemaVersion: Int
+  public let state: Value
+
+  public init(schemaVersion: Int, state: Value) {
+    self.schemaVersion = schemaVersion
+    self.state = state
+  }
+}
+
+/// What a bloc does with a stored value it cannot read (corrupt, from a newer version, or with
+/// no migration). Neither policy ever overwrites the stored value silently.
+public enum UnreadablePolicy: Sendable, Equatable {
+  /// Move the value aside (the storage renames it), report it, and start from the initial state.
+  case keepAside
+  /// Leave the value where it is, report it, and run without persisting until restarted.
+  case stopPersisting
+}
+
+/// Why persistence did not go as planned.
+public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertible {
+  case noMigration(from: Int, to: Int)
+  case newerVersion(found: Int, supported: Int)
+  case unreadable(key: String, reason: String, keptAs: String?)
+  case writeFailed(key: String, reason: String)
+  case invalidKey(String)
+
+  public var description: String {
+    switch self {
+    case .noMigration(let from, let to):
+      return
+        "no migration from schema version \(from) to \(to); implement migrate(from:data:decoder:)"
+    case .newerVersion(let found, let supported):
+      return "stored schema version \(found) is newer than the supported \(supported)"
+    case .unreadable(let key, let reason, let keptAs):
+      let kept =
+        keptAs.map { "; the stored value was kept aside as \($0)" }
+        ?? "; the stored value was left untouched and changes are not persisted"
+      return "cannot read stored state '\(key)': \(reason)\(kept)"
+    case .writeFailed(let key, let reason):
+      return "cannot save state '\(key)': \(reason)"
+    case .invalidKey(let key):
+      return "invalid storage key '\(key)': use letters, digits, '.', '-' and '_'"
+    }
+  }
+}
+
+/// How a bloc saves and restores its state: a storage, a key, and a policy.
+///
+/// ```swift
+/// let storage = try FileStorage(directory: stateDirectory)
+/// super.init(initialState: CounterState(), persistence: Persistence(storage: storage, key: "counter"))
+/// ```
+public struct Persistence<State: Sendable>: Sendable {
+  public let storage: any BlocStorage
+  public let key: String
+  public let unreadable: UnreadablePolicy
+  let encode: @Sendable (State) throws -> Data
+  let decode: @Sendable (Data) throws -> State
+
+  /// Reads the stored state: nil when nothing is stored; throws when it cannot be read.
+  public func load() throws -> State? {
+    guard let data = try storage.read(key) else { return nil }
+    return try decode(data)
+  }
+
+  /// Reads the stored state applying ``unreadable`` on failure.
+  func restore() -> (state: State?, issue: PersistenceError?, keepPersisting: Bool) {
+    do {
+      return (try load(), nil, true)
+    } catch {
+      let reason = String(describing: error)
+      switch unreadable {
+      case .keepAside:
+        do {
+          let keptAs = try storage.keepAside(key)
+          return (nil, .unreadable(key: key, reason: reason, keptAs: keptAs), true)
+        } catch {
+          return (nil, .unreadable(key: key, reason: reason, keptAs: nil), false)
+        }
+      case .stopPersisting:
+        return (nil, .unreadable(key: key, reason: reason, keptAs: nil), false)
+      }
+    }
+  }
+}
+
+extension Persistence where State: PersistableState {
+  public init(storage: any BlocStorage, key: String, unreadable: UnreadablePolicy = .keepAside) {
+    self.storage = storage
+    self.key = key
+    self.unreadable = unreadable
+    encode = { state in
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      return try encoder.encode(Stored(schemaVersion: State.schemaVersion, state: state))
+    }
+    decode = { data in
+      let decoder = JSONDecoder()
+      let version = try decoder.decode(StoredHeader.self, from: data).schemaVersion
+      if version == State.schemaVersion {
+        return try decoder.decode(Stored<State>.self, from: data).state
+      }
+      if version > State.schemaVersion {
+        throw PersistenceError.newerVersion(found: version, supported: State.schemaVersion)
+      }
+      return try State.migrate(from: version, data: data, decoder: decoder)
+    }
+  }
+}
+
+private struct StoredHeader: Decodable { let schemaVersion: Int }

@@ -1,0 +1,57 @@
+/// A state with its sequence number. The number grows by one with every change, so a
+/// subscriber that skipped states (see ``BlocBase/updates``) can tell how many it missed.
+public struct StateUpdate<State: Sendable>: Sendable {
+  public let sequence: UInt64
+  public let state: State
+}
+
+extension StateUpdate: Equatable where State: Equatable {}
+
+/// The states of a bloc as an `AsyncSequence`: the current state first, then every later
+/// distinct state.
+///
+/// Slow subscribers never block the bloc or each other and never buffer: a subscriber that
+/// falls behind receives the latest state when it asks for the next one, and
+/// ``StateUpdate/sequence`` shows the gap. The sequence ends when the bloc closes (after
+/// delivering its final state) or when the iterating task is cancelled.
+public struct StateStream<State: Sendable & Equatable, Element: Sendable>: AsyncSequence, Sendable {
+  let source: BlocBase<State>
+  let transform: @Sendable (StateUpdate<State>) -> Element
+  /// Whether a state is worth waking for, given the last element delivered; nil means always.
+  let isChange: (@Sendable (Element, State) -> Bool)?
+
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(source: source, transform: transform, isChange: isChange)
+  }
+
+  public struct Iterator: AsyncIteratorProtocol {
+    let source: BlocBase<State>
+    let transform: @Sendable (StateUpdate<State>) -> Element
+    let isChange: (@Sendable (Element, State) -> Bool)?
+    var lastSequence: UInt64?
+    var lastElement: Element?
+
+    init(
+      source: BlocBase<State>, transform: @escaping @Sendable (StateUpdate<State>) -> Element,
+      isChange: (@Sendable (Element, State) -> Bool)?
+    ) {
+      self.source = source
+      self.transform = transform
+      self.isChange = isChange
+    }
+
+    public mutating func next() async -> Element? {
+      var accept: (@Sendable (State) -> Bool)? = nil
+      if let isChange, let lastElement {
+        accept = { state in isChange(lastElement, state) }
+      }
+      guard let update = await source.nextUpdate(after: lastSequence, accept: accept) else {
+        return nil
+      }
+      lastSequence = update.sequence
+      let element = transform(update)
+      lastElement = element
+      return element
+    }
+  }
+}

@@ -1,0 +1,115 @@
+@_spi(Testing) import BlocCore
+import Synchronization
+import Testing
+
+/// Tests a bloc or cubit end to end and records any mismatch as a Swift Testing issue.
+///
+/// The steps: `build` (given a ``TestClock``) → `seed` (not recorded) → `act` → settle → close →
+/// compare every state produced with `expect`, exhaustively (a missing or an extra state fails,
+/// with a diff) → compare reported errors with `errors` (by default none is allowed) → `verify`.
+///
+/// ```swift
+/// @Test func increments() async {
+///   await blocTest(
+///     build: { _ in CounterBloc() },
+///     act: { $0.bloc.add(.increment) },
+///     expect: [1])
+/// }
+/// ```
+@discardableResult
+public func blocTest<B: BlocBase<State>, State: Sendable & Equatable>(
+  build: @Sendable (TestClock) async throws -> B,
+  seed: State? = nil,
+  act: @Sendable (BlocTestContext<B, State>) async throws -> Void = { _ in },
+  skip: Int = 0,
+  expect: [State],
+  errors: [ErrorExpectation] = [],
+  verify: @Sendable (B) async throws -> Void = { _ in },
+  sourceLocation: SourceLocation = #_sourceLocation
+) async -> BlocTestReport<State> {
+  let report = await runBlocTest(
+    build: build, seed: seed, act: act, skip: skip, expect: expect, errors: errors,
+    verify: verify)
+  for failure in report.failures {
+    Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+  }
+  return report
+}
+
+/// Like ``blocTest(build:seed:act:skip:expect:errors:verify:sourceLocation:)`` but only
+/// returns the report, recording nothing: for XCTest, and for testing the harness itself.
+public func runBlocTest<B: BlocBase<State>, State: Sendable & Equatable>(
+  build: @Sendable (TestClock) async throws -> B,
+  seed: State? = nil,
+  act: @Sendable (BlocTestContext<B, State>) async throws -> Void = { _ in },
+  skip: Int = 0,
+  expect: [State],
+  errors expectedErrors: [ErrorExpectation] = [],
+  verify: @Sendable (B) async throws -> Void = { _ in }
+) async -> BlocTestReport<State> {
+  let clock = TestClock()
+  let bloc: B
+  do {
+    bloc = try await build(clock)
+  } catch {
+    return BlocTestReport(states: [], errors: [], failures: ["build threw: \(error)"])
+  }
+  if let seed { bloc.seed(seed) }
+  let recording = Recording<State>()
+  bloc.tap { recording.record($0) }
+  var failures: [String] = []
+  let context = BlocTestContext<B, State>(bloc: bloc, clock: clock)
+  do {
+    try await act(context)
+  } catch {
+    failures.append("act threw: \(error)")
+  }
+  await context.settle()
+  await bloc.close()
+  let (allStates, errors) = recording.snapshot
+  let states = Array(allStates.dropFirst(skip))
+  if let diff = stateDiff(expected: expect, actual: states) { failures.append(diff) }
+  failures += errorMismatches(expected: expectedErrors, actual: errors)
+  do {
+    try await verify(bloc)
+  } catch {
+    failures.append("verify threw: \(error)")
+  }
+  return BlocTestReport(states: states, errors: errors, failures: failures)
+}
+
+/// Pairs expected errors with actual ones in order.
+func errorMismatches(expected: [ErrorExpectation], actual: [any Error]) -> [String] {
+  var failures: [String] = []
+  for index in 0..<max(expected.count, actual.count) {
+    switch (
+      index < expected.count ? expected[index] : nil, index < actual.count ? actual[index] : nil
+    ) {
+    case (let want?, let got?) where !want.matches(got):
+      failures.append("error [\(index)]: expected \(want), got: \(got)")
+    case (let want?, nil):
+      failures.append("error [\(index)]: expected \(want), but no error was reported")
+    case (nil, let got?):
+      failures.append("unexpected error [\(index)]: \(got) (list it in errors: to expect it)")
+    default:
+      break
+    }
+  }
+  return failures
+}
+
+/// Collects what the tap sees, from any thread.
+final class Recording<State: Sendable>: Sendable {
+  private let log = Mutex<([State], [any Error])>(([], []))
+
+  func record(_ tap: Tap<State>) {
+    log.withLock { log in
+      switch tap {
+      case .change(let change): log.0.append(change.next)
+      case .error(let error): log.1.append(error)
+      }
+    }
+  }
+
+  var snapshot: ([State], [any Error]) { log.withLock { $0 } }
+}
