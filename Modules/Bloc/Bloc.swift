@@ -139,7 +139,10 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
 
   // MARK: Running handlers (the lane logic lives in EventDispatch.swift)
 
-  func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async {
+  /// Runs a job's handler and concludes it. Returns true when the job is fully done; false when
+  /// its conclusion waits for its changes to be stored (a task then calls `workEnded()`), so
+  /// the lane is released early and later events run meanwhile.
+  func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async -> Bool {
     var outcome: EventOutcome
     do {
       try await handler(job.event, emitter)
@@ -152,24 +155,45 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     }
     emitter.finish()
     let changed = emitter.highestSequence
-    if changed > 0, persister != nil {
-      // Release the lane now so later events run while this one's changes are stored.
-      Task {
-        if let error = await self.waitUntilStored(changed), outcome.isHandled {
-          outcome = .failed(error)
-        }
-        self.conclude(job.event, job.receipt, outcome)
-        self.workEnded()
-      }
-    } else {
+    guard changed > 0, persister != nil else {
       conclude(job.event, job.receipt, outcome)
-      workEnded()
+      return true
     }
+    Task {
+      if let error = await self.waitUntilStored(changed), outcome.isHandled {
+        outcome = .failed(error)
+      }
+      self.conclude(job.event, job.receipt, outcome)
+      self.workEnded()
+    }
+    return false
+  }
+
+  /// Suspends a handler on the bloc's clock. While the deadline is ahead, `settled()` treats
+  /// the handler as waiting for time, not as work in progress.
+  func sleep(for duration: Duration) async throws {
+    let id = dispatch.withLock { $0.nextID() }
+    let (isDue, sleep) = Self.deadline(on: clock, after: duration)
+    let waiters = dispatch.withLock { dispatch in
+      dispatch.sleepers[id] = isDue
+      return dispatch.takeSettleWaiters()
+    }
+    for waiter in waiters { waiter.resume(returning: false) }
+    defer {
+      let waiters = dispatch.withLock { dispatch in
+        dispatch.sleepers[id] = nil
+        return dispatch.takeSettleWaiters()
+      }
+      for waiter in waiters { waiter.resume(returning: false) }
+    }
+    try await sleep()
   }
 
   func makeEmitter(for event: Event) -> Emitter<State> {
     Emitter(
-      clock: clock, current: { [initial = state, weak self] in self?.state ?? initial },
+      clock: clock,
+      sleep: { [weak self] duration in try await self?.sleep(for: duration) },
+      current: { [initial = state, weak self] in self?.state ?? initial },
       apply: { [weak self] next in
         guard let self else { return nil }
         return try? self.apply(next) { change in

@@ -160,6 +160,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
     return woken
   }
 
+  /// How many subscribers wait for a change; for tests.
+  @_spi(Testing) public var waiterCountForTesting: Int { core.withLock { $0.waiters.count } }
+
   /// Replaces the state without any hook, history or persistence; for test harnesses.
   @_spi(Testing) public func seed(_ state: State) {
     core.withLock { $0.state = state }

@@ -16,14 +16,17 @@ public final class Emitter<State: Sendable & Equatable>: Sendable {
   private let reportDropped: @Sendable () -> Void
   private let active = Atomic<Bool>(true)
   private let lastSequence = Atomic<UInt64>(0)
-  /// The bloc's clock, for handlers that wait (e.g. `try await emit.clock.sleep(for: .seconds(1))`).
+  private let sleeper: @Sendable (Duration) async throws -> Void
+  /// The bloc's clock, to read the time. To wait, use ``sleep(for:)``.
   public let clock: any Clock<Duration>
 
   init(
-    clock: any Clock<Duration>, current: @escaping @Sendable () -> State,
+    clock: any Clock<Duration>, sleep: @escaping @Sendable (Duration) async throws -> Void,
+    current: @escaping @Sendable () -> State,
     apply: @escaping @Sendable (State) -> UInt64?, reportDropped: @escaping @Sendable () -> Void
   ) {
     self.clock = clock
+    self.sleeper = sleep
     self.current = current
     self.apply = apply
     self.reportDropped = reportDropped
@@ -44,6 +47,12 @@ public final class Emitter<State: Sendable & Equatable>: Sendable {
     if let sequence = apply(state) {
       _ = lastSequence.max(sequence, ordering: .relaxed)
     }
+  }
+
+  /// Waits on the bloc's clock (virtual time under test); throws `CancellationError` when the
+  /// handler is cancelled. Prefer it to `Task.sleep`, which a test clock cannot drive.
+  public func sleep(for duration: Duration) async throws {
+    try await sleeper(duration)
   }
 
   /// Emits a state for each element of `sequence` until it ends or the handler is cancelled.

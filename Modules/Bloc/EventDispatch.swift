@@ -31,6 +31,9 @@ extension Bloc {
     var lanes: [Event.Kind: Lane] = [:]
     var tasks: [UInt64: (task: Task<Void, Never>, emitter: Emitter<State>?)] = [:]
     var timers: [UInt64: Timer] = [:]
+    /// Handlers sleeping on the clock, by id: whether their deadline has come.
+    var sleepers: [UInt64: @Sendable () -> Bool] = [:]
+    /// Jobs started and not yet concluded (queued jobs are not counted).
     var activeWork = 0
     var settleWaiters: [CheckedContinuation<Bool, Never>] = []
     var isClosed = false
@@ -41,16 +44,19 @@ extension Bloc {
       return lastID
     }
 
-    var isIdle: Bool { activeWork == 0 && !timers.values.contains { $0.isDue() } }
+    /// Idle when every started job is asleep until a deadline still ahead and no timer is due:
+    /// nothing can happen until the clock moves.
+    var isIdle: Bool {
+      let waitingForTime = sleepers.values.filter { !$0() }.count
+      return activeWork == waitingForTime && !timers.values.contains { $0.isDue() }
+    }
 
     /// Closes the dispatch: returns the tasks to await and the jobs that will never run.
     mutating func shutDown() -> ([Task<Void, Never>], [Job]) {
       isClosed = true
       var abandoned: [Job] = []
       for (kind, var lane) in lanes {
-        let queued = lane.queue.drain()
-        activeWork -= queued.count  // queued jobs were counted as work; pending ones were not
-        abandoned += queued
+        abandoned += lane.queue.drain()
         if let pending = lane.pending { abandoned.append(pending) }
         lane.pending = nil
         lanes[kind] = lane
@@ -75,11 +81,11 @@ extension Bloc {
       dispatch.activeWork += 1
       startConcurrent(job, registration.handler, &dispatch)
     case .sequential:
-      dispatch.activeWork += 1
       if lane.busy {
         lane.queue.push(job)
       } else {
         lane.busy = true
+        dispatch.activeWork += 1
         startSequential(job, kind, registration.handler, &dispatch)
       }
     case .droppable:
@@ -122,8 +128,8 @@ extension Bloc {
   {
     let emitter = makeEmitter(for: job.event)
     let task = Task {
-      await self.execute(job, handler: handler, emitter: emitter)
-      self.dispatch.withLock { _ = $0.tasks.removeValue(forKey: job.id) }
+      let done = await self.execute(job, handler: handler, emitter: emitter)
+      self.ended(done) { _ = $0.tasks.removeValue(forKey: job.id) }
     }
     dispatch.tasks[job.id] = (task, emitter)
   }
@@ -133,8 +139,8 @@ extension Bloc {
   ) {
     let emitter = makeEmitter(for: job.event)
     let task = Task {
-      await self.execute(job, handler: handler, emitter: emitter)
-      self.dispatch.withLock { dispatch in
+      let done = await self.execute(job, handler: handler, emitter: emitter)
+      self.ended(done) { dispatch in
         dispatch.tasks.removeValue(forKey: job.id)
         dispatch.lanes[kind]?.busy = false
       }
@@ -152,9 +158,13 @@ extension Bloc {
       while true {
         let emitter = self.makeEmitter(for: job.event)
         self.dispatch.withLock { $0.tasks[runnerID]?.emitter = emitter }
-        await self.execute(job, handler: handler, emitter: emitter)
-        let next = self.dispatch.withLock { dispatch -> Job? in
-          if !dispatch.isClosed, let next = dispatch.lanes[kind]?.queue.pop() { return next }
+        let done = await self.execute(job, handler: handler, emitter: emitter)
+        // Count the next job before uncounting this one, so settled() sees no idle gap.
+        let next = self.ended(done) { dispatch -> Job? in
+          if !dispatch.isClosed, let next = dispatch.lanes[kind]?.queue.pop() {
+            dispatch.activeWork += 1
+            return next
+          }
           dispatch.lanes[kind]?.busy = false
           dispatch.tasks.removeValue(forKey: runnerID)
           return nil
@@ -177,8 +187,8 @@ extension Bloc {
     let kind = job.event.kind
     let emitter = makeEmitter(for: job.event)
     let task = Task {
-      await self.execute(job, handler: handler, emitter: emitter)
-      self.dispatch.withLock { dispatch in
+      let done = await self.execute(job, handler: handler, emitter: emitter)
+      self.ended(done) { dispatch in
         dispatch.tasks.removeValue(forKey: job.id)
         if dispatch.lanes[kind]?.current?.id == job.id { dispatch.lanes[kind]?.current = nil }
       }
@@ -203,7 +213,7 @@ extension Bloc {
     return id
   }
 
-  private static func deadline<C: Clock>(
+  static func deadline<C: Clock>(
     on clock: C, after interval: Duration
   ) -> (
     isDue: @Sendable () -> Bool, sleep: @Sendable () async throws -> Void
@@ -216,7 +226,7 @@ extension Bloc {
     let waiters = dispatch.withLock { dispatch -> [CheckedContinuation<Bool, Never>] in
       guard dispatch.timers.removeValue(forKey: id) != nil, var lane = dispatch.lanes[kind],
         lane.timer == id, let registration = dispatch.handlers[kind]
-      else { return dispatch.takeSettleWaitersIfIdle() }
+      else { return dispatch.takeSettleWaiters() }
       lane.timer = nil
       if let job = lane.pending {
         lane.pending = nil
@@ -229,24 +239,30 @@ extension Bloc {
         lane.windowOpen = false
       }
       dispatch.lanes[kind] = lane
-      return dispatch.takeSettleWaitersIfIdle()
+      return dispatch.takeSettleWaiters()
     }
     for waiter in waiters { waiter.resume(returning: false) }
   }
 
   /// Called once per job when its outcome is known.
-  func workEnded() {
-    let waiters = dispatch.withLock { dispatch in
-      dispatch.activeWork -= 1
-      return dispatch.takeSettleWaitersIfIdle()
+  func workEnded() { ended(true) { _ in } }
+
+  /// Tidies up after a job's handler under the lock; uncounts the job if `done`.
+  @discardableResult
+  func ended<T: Sendable>(_ done: Bool, _ tidy: @Sendable (inout Dispatch) -> T) -> T {
+    let (result, waiters) = dispatch.withLock { dispatch in
+      let result = tidy(&dispatch)
+      if done { dispatch.activeWork -= 1 }
+      return (result, dispatch.takeSettleWaiters())
     }
     for waiter in waiters { waiter.resume(returning: false) }
+    return result
   }
 }
 
 extension Bloc.Dispatch {
   /// Settle waiters re-check on wake, so waking them on any progress is enough.
-  mutating func takeSettleWaitersIfIdle() -> [CheckedContinuation<Bool, Never>] {
+  mutating func takeSettleWaiters() -> [CheckedContinuation<Bool, Never>] {
     let waiters = settleWaiters
     settleWaiters = []
     return waiters

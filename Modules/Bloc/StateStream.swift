@@ -3,6 +3,11 @@
 public struct StateUpdate<State: Sendable>: Sendable {
   public let sequence: UInt64
   public let state: State
+
+  public init(sequence: UInt64, state: State) {
+    self.sequence = sequence
+    self.state = state
+  }
 }
 
 extension StateUpdate: Equatable where State: Equatable {}

@@ -1,0 +1,71 @@
+import BlocCore
+import Testing
+
+@Suite struct HistoryTests {
+  @Test func undoAndRedoWalkThroughStates() throws {
+    let cubit = CounterCubit(history: .limit(10))
+    #expect(!cubit.canUndo && !cubit.canRedo)
+    try cubit.set(1)
+    try cubit.set(2)
+    #expect(cubit.undo())
+    #expect(cubit.state == 1)
+    #expect(cubit.canRedo)
+    #expect(cubit.redo())
+    #expect(cubit.state == 2)
+    #expect(!cubit.redo())
+  }
+
+  @Test func anEqualStateIsNeverRecordedAndKeepsRedo() throws {
+    let cubit = CounterCubit(history: .limit(10))
+    try cubit.set(1)
+    try cubit.set(2)
+    #expect(cubit.undo())
+    try cubit.set(1)  // equal to the current state: not a change
+    #expect(cubit.canRedo, "an equal emit must not wipe the redo stack")
+    #expect(cubit.undo())
+    #expect(cubit.state == 0)
+    #expect(!cubit.canUndo)
+  }
+
+  @Test func aNewChangeClearsRedo() throws {
+    let cubit = CounterCubit(history: .limit(10))
+    try cubit.set(1)
+    #expect(cubit.undo())
+    try cubit.set(7)
+    #expect(!cubit.canRedo)
+  }
+
+  @Test func theLimitForgetsTheOldestSteps() throws {
+    let cubit = CounterCubit(history: .limit(2))
+    for value in 1...5 { try cubit.set(value) }
+    #expect(cubit.undo() && cubit.undo())
+    #expect(cubit.state == 3)
+    #expect(!cubit.undo())
+  }
+
+  @Test func clearHistoryForgetsEverything() throws {
+    let cubit = CounterCubit(history: .limit(5))
+    try cubit.set(1)
+    try cubit.set(2)
+    #expect(cubit.undo())
+    cubit.clearHistory()
+    #expect(!cubit.canUndo && !cubit.canRedo)
+  }
+
+  @Test func withoutHistoryUndoDoesNothing() throws {
+    let cubit = CounterCubit()
+    try cubit.set(1)
+    #expect(!cubit.undo())
+    #expect(cubit.state == 1)
+  }
+
+  @Test func undoIsAChangeSeenByHooksAndSubscribers() async throws {
+    let bloc = CounterBloc(history: .limit(3))
+    let log = LogObserver()
+    bloc.addObserver(log)
+    await bloc.send(.increment)
+    #expect(bloc.undo())
+    #expect(log.all.suffix(1) == ["change 1->0"])
+    #expect(bloc.sequence == 2)
+  }
+}
