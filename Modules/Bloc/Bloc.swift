@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Handles events into states. Register one handler per event kind in `init`:
 ///
 /// ```swift
@@ -28,7 +26,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// The clock every time-based transformer and `emit.clock` use.
   public let clock: any Clock<Duration>
   let defaultTransformer: EventTransformer
-  let dispatch = Mutex(Dispatch())
+  let dispatch = Locked(Dispatch())
 
   /// - Parameters:
   ///   - transformer: used by handlers registered without one of their own.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What ``Cubit`` and ``Bloc`` share: a state readable at any time, a stream of states,
 /// hooks and observers, optional undo/redo and persistence, and `close()`.
 ///
@@ -24,7 +22,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
     var taps: [TapEntry] = []
   }
 
-  let core: Mutex<Core>
+  let core: Locked<Core>
   let persister: Persister<State>?
 
   /// Set when a stored state could not be restored at creation (see ``UnreadablePolicy``).
@@ -47,7 +45,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
       issue = restored.issue
       keepPersisting = restored.keepPersisting
     }
-    core = Mutex(Core(state: state, history: history.map { History(limit: $0) }))
+    core = Locked(Core(state: state, history: history.map { History(limit: $0) }))
     restoreIssue = issue
     if let persistence, keepPersisting {
       let box = WeakBox<BlocBase<State>>()
@@ -302,7 +300,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
 /// Lets the persister report to its bloc without keeping it alive.
 final class WeakBox<Value: AnyObject & Sendable>: Sendable {
   private struct Reference { weak var value: Value? }
-  private let storage = Mutex(Reference())
+  private let storage = Locked(Reference())
   var value: Value? {
     get { storage.withLock { $0.value } }
     set { storage.withLock { $0.value = newValue } }

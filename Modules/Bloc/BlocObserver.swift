@@ -42,7 +42,7 @@ extension BlocObserver {
 
 /// The observers that see every bloc.
 public enum BlocObservers {
-  private static let registry = Mutex<[ObserverEntry]>([])
+  private static let registry = Locked<[ObserverEntry]>([])
 
   /// Adds an observer of every bloc; returns a token that removes it.
   @discardableResult

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where persisted states live. Implementations must be safe to call from any thread; calls
 /// for one key never overlap.
@@ -15,7 +14,7 @@ public protocol BlocStorage: Sendable {
 
 /// Keeps values in memory; for tests.
 public final class InMemoryStorage: BlocStorage {
-  private let values = Mutex<[String: Data]>([:])
+  private let values = Locked<[String: Data]>([:])
 
   public init(_ values: [String: Data] = [:]) {
     self.values.withLock { $0 = values }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What finally happened to an event.
 public enum EventOutcome: Sendable, CustomStringConvertible {
   /// Its handler ran to the end.
@@ -48,7 +46,7 @@ public final class EventReceipt: Sendable {
     case pending([CheckedContinuation<EventOutcome, Never>])
     case resolved(EventOutcome)
   }
-  private let slot = Mutex(Slot.pending([]))
+  private let slot = Locked(Slot.pending([]))
 
   init() {}
 

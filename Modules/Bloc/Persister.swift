@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Writes a bloc's latest state in the background and tells waiters when a version is on disk.
 ///
@@ -17,7 +16,7 @@ final class Persister<State: Sendable>: Sendable {
   }
 
   private let persistence: Persistence<State>
-  private let progress: Mutex<Progress>
+  private let progress: Locked<Progress>
   // Blocking file I/O runs here, off the cooperative pool, one write at a time.
   private let queue: DispatchQueue
   private let report: @Sendable (PersistenceError) -> Void
@@ -27,7 +26,7 @@ final class Persister<State: Sendable>: Sendable {
     report: @escaping @Sendable (PersistenceError) -> Void
   ) {
     self.persistence = persistence
-    self.progress = Mutex(Progress(durable: version))
+    self.progress = Locked(Progress(durable: version))
     self.queue = DispatchQueue(label: "bloc.persist.\(persistence.key)")
     self.report = report
   }

@@ -1,5 +1,4 @@
 @_spi(Testing) import BlocCore
-import Synchronization
 import Testing
 
 /// Tests a bloc or cubit end to end and records any mismatch as a Swift Testing issue.
@@ -100,7 +99,7 @@ func errorMismatches(expected: [ErrorExpectation], actual: [any Error]) -> [Stri
 
 /// Collects what the tap sees, from any thread.
 final class Recording<State: Sendable>: Sendable {
-  private let log = Mutex<([State], [any Error])>(([], []))
+  private let log = Locked<([State], [any Error])>(([], []))
 
   func record(_ tap: Tap<State>) {
     log.withLock { log in

@@ -1,4 +1,4 @@
-import Synchronization
+import BlocCore
 
 /// A clock that moves only when told to: debounce, throttle and timeouts run in virtual time.
 ///
@@ -33,7 +33,7 @@ public final class TestClock: Clock, Sendable {
     var lastID: UInt64 = 0
   }
 
-  private let timeline = Mutex(Timeline())
+  private let timeline = Locked(Timeline())
 
   public init() {}
 

@@ -1,5 +1,4 @@
 import BlocCore
-import Synchronization
 import Testing
 
 @Suite struct BlocTests {
@@ -152,7 +151,7 @@ import Testing
 }
 
 final class EmitterBox: Sendable {
-  private let stored = Mutex<Emitter<Int>?>(nil)
+  private let stored = Locked<Emitter<Int>?>(nil)
   func set(_ emitter: Emitter<Int>) { stored.withLock { $0 = emitter } }
   var emitter: Emitter<Int>? { stored.withLock { $0 } }
 }

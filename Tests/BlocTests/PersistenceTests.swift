@@ -1,6 +1,5 @@
 import BlocCore
 import Foundation
-import Synchronization
 import Testing
 
 struct Tally: PersistableState {
@@ -132,7 +131,7 @@ func temporaryDirectory() -> URL {
 }
 
 final class CountingStorage: BlocStorage {
-  private let state = Mutex<(writes: Int, last: Data?)>((0, nil))
+  private let state = Locked<(writes: Int, last: Data?)>((0, nil))
   let failing: Bool
   init(failing: Bool = false) { self.failing = failing }
   var writes: Int { state.withLock { $0.writes } }

@@ -1,9 +1,8 @@
 import BlocCore
-import Synchronization
 
 /// A latch a handler can wait on until the test opens it: controls timing with no sleeps.
 final class Gate: Sendable {
-  private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+  private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
   func wait() async {
     await withCheckedContinuation { continuation in
@@ -88,7 +87,7 @@ final class GatedBloc: Bloc<ValueEvent, Int>, @unchecked Sendable {
 
 /// Records observer calls as text, in order.
 final class LogObserver: BlocObserver {
-  let lines = Mutex<[String]>([])
+  let lines = Locked<[String]>([])
   func log(_ line: String) { lines.withLock { $0.append(line) } }
   var all: [String] { lines.withLock { $0 } }
 

@@ -1,6 +1,5 @@
 import BlocCore
 import BlocTest
-import Synchronization
 import Testing
 
 @Suite struct TransformerTests {
@@ -159,8 +158,8 @@ import Testing
 }
 
 final class IntervalBox: Sendable {
-  private let stored: Mutex<Duration>
-  init(_ value: Duration) { stored = Mutex(value) }
+  private let stored: Locked<Duration>
+  init(_ value: Duration) { stored = Locked(value) }
   var value: Duration {
     get { stored.withLock { $0 } }
     set { stored.withLock { $0 = newValue } }
