@@ -34,6 +34,7 @@ let package = Package(
       dependencies: ["StateServer", "Wire", "Counter", "AppSearch", "Settings"],
       path: "Apps/stated"),
     .executableTarget(name: "statectl", dependencies: ["Wire"], path: "Apps/statectl"),
+    .executableTarget(name: "bloc-bench", dependencies: ["BlocCore"], path: "Scripts/BlocBench"),
 
     .testTarget(name: "BlocTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTests"),
     .testTarget(

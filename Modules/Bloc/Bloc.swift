@@ -188,21 +188,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   }
 
   func makeEmitter(for event: Event) -> Emitter<State> {
-    Emitter(
-      clock: clock,
-      sleep: { [weak self] duration in try await self?.sleep(for: duration) },
-      current: { [initial = state, weak self] in self?.state ?? initial },
-      apply: { [weak self] next in
-        guard let self else { return nil }
-        return try? self.apply(next) { change in
-          self.onTransition(Transition(current: change.current, event: event, next: change.next))
-        }
-      },
-      reportDropped: { [weak self] in
-        guard let self else { return }
-        self.reportError(
-          BlocError.emitAfterHandlerDone(bloc: self.name, event: String(describing: event)))
-      })
+    JobEmitter(bloc: self, event: event)
   }
 
   func conclude(_ event: Event, _ receipt: EventReceipt, _ outcome: EventOutcome) {

@@ -104,7 +104,12 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
   }
 
   /// Global observers, then this bloc's own.
-  var observers: [ObserverEntry] { BlocObservers.all + core.withLock { $0.observers } }
+  var observers: [ObserverEntry] {
+    let global = BlocObservers.all
+    let own = core.withLock { $0.observers }
+    if own.isEmpty { return global }
+    return global.isEmpty ? own : global + own
+  }
 
   /// Every error goes through here: taps first (they cannot be overridden away), then `onError`.
   func reportError(_ error: any Error) {

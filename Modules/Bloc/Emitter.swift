@@ -10,30 +10,19 @@ import Synchronization
 /// ```
 /// Once the handler returns or is cancelled the emitter is done: a later emit is dropped and
 /// reported as ``BlocError/emitAfterHandlerDone(bloc:event:)``.
-public final class Emitter<State: Sendable & Equatable>: Sendable {
-  private let apply: @Sendable (State) -> UInt64?
-  private let current: @Sendable () -> State
-  private let reportDropped: @Sendable () -> Void
+public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {
+  // @unchecked: every stored property is an atomic or immutable; the class is not open, and
+  // its only subclass (JobEmitter) adds immutable or weak-and-read-only references.
   private let active = Atomic<Bool>(true)
   private let lastSequence = Atomic<UInt64>(0)
-  private let sleeper: @Sendable (Duration) async throws -> Void
-  /// The bloc's clock, to read the time. To wait, use ``sleep(for:)``.
-  public let clock: any Clock<Duration>
 
-  init(
-    clock: any Clock<Duration>, sleep: @escaping @Sendable (Duration) async throws -> Void,
-    current: @escaping @Sendable () -> State,
-    apply: @escaping @Sendable (State) -> UInt64?, reportDropped: @escaping @Sendable () -> Void
-  ) {
-    self.clock = clock
-    self.sleeper = sleep
-    self.current = current
-    self.apply = apply
-    self.reportDropped = reportDropped
-  }
+  init() {}
+
+  /// The bloc's clock, to read the time. To wait, use ``sleep(for:)``.
+  public var clock: any Clock<Duration> { fatalError("subclass") }
 
   /// The bloc's current state.
-  public var state: State { current() }
+  public var state: State { fatalError("subclass") }
 
   /// Whether emits still take effect (false once the handler finished or was cancelled).
   public var isActive: Bool { active.load(ordering: .acquiring) }
@@ -51,9 +40,7 @@ public final class Emitter<State: Sendable & Equatable>: Sendable {
 
   /// Waits on the bloc's clock (virtual time under test); throws `CancellationError` when the
   /// handler is cancelled. Prefer it to `Task.sleep`, which a test clock cannot drive.
-  public func sleep(for duration: Duration) async throws {
-    try await sleeper(duration)
-  }
+  public func sleep(for duration: Duration) async throws { fatalError("subclass") }
 
   /// Emits a state for each element of `sequence` until it ends or the handler is cancelled.
   /// An error thrown by the sequence is rethrown unless `onError` maps it to a state.
@@ -73,6 +60,47 @@ public final class Emitter<State: Sendable & Equatable>: Sendable {
     }
   }
 
+  func apply(_ state: State) -> UInt64? { fatalError("subclass") }
+  func reportDropped() {}
   func finish() { active.store(false, ordering: .releasing) }
   var highestSequence: UInt64 { lastSequence.load(ordering: .relaxed) }
+}
+
+/// The emitter of one job of a ``Bloc``: knows the event, for transitions and error reports.
+final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<State>,
+  @unchecked Sendable
+{
+  // Weak: a handler may keep its emitter after the bloc is gone.
+  private weak let bloc: Bloc<Event, State>?
+  private let event: Event
+  private let initial: State
+  private let blocClock: any Clock<Duration>
+
+  init(bloc: Bloc<Event, State>, event: Event) {
+    self.bloc = bloc
+    self.event = event
+    self.initial = bloc.state
+    self.blocClock = bloc.clock
+  }
+
+  override var clock: any Clock<Duration> { blocClock }
+  override var state: State { bloc?.state ?? initial }
+
+  override func sleep(for duration: Duration) async throws {
+    guard let bloc else { throw CancellationError() }
+    try await bloc.sleep(for: duration)
+  }
+
+  override func apply(_ state: State) -> UInt64? {
+    guard let bloc else { return nil }
+    return try? bloc.apply(state) { change in
+      bloc.onTransition(Transition(current: change.current, event: event, next: change.next))
+    }
+  }
+
+  override func reportDropped() {
+    guard let bloc else { return }
+    bloc.reportError(
+      BlocError.emitAfterHandlerDone(bloc: bloc.name, event: String(describing: event)))
+  }
 }

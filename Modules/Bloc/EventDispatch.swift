@@ -156,8 +156,9 @@ extension Bloc {
     let task = Task {
       var job = first
       while true {
+        // Not registered for close(): cancelling the runner is enough, as emits after close
+        // are refused by the closed bloc.
         let emitter = self.makeEmitter(for: job.event)
-        self.dispatch.withLock { $0.tasks[runnerID]?.emitter = emitter }
         let done = await self.execute(job, handler: handler, emitter: emitter)
         // Count the next job before uncounting this one, so settled() sees no idle gap.
         let next = self.ended(done) { dispatch -> Job? in

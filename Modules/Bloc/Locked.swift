@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-/// A value behind a `pthread_mutex_t`.
+/// A value behind a `pthread_mutex_t`, in one allocation.
 ///
 /// Used instead of `Synchronization.Mutex`, whose futex-based lock ThreadSanitizer cannot see
 /// on Linux (it reports every access under it as a race), so `swift test --sanitize=thread`
@@ -14,33 +14,35 @@
 /// let hits = Locked(0)
 /// hits.withLock { $0 += 1 }
 /// ```
-public final class Locked<Value>: @unchecked Sendable {
-  // @unchecked: `value` is only touched between pthread_mutex_lock and unlock.
-  private var value: Value
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+public struct Locked<Value>: @unchecked Sendable {
+  // @unchecked: the value is only touched between pthread_mutex_lock and unlock.
+  @usableFromInline let storage: LockedStorage<Value>
 
   public init(_ value: Value) {
-    self.value = value
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
+    storage = LockedStorage.make(value)
   }
 
   /// Runs `body` with exclusive access to the value.
   @inlinable @inline(__always)
   public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock()
-    defer { unlock() }
-    return try body(&valueStorage)
+    try storage.withUnsafeMutablePointers { value, mutex in
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&value.pointee)
+    }
+  }
+}
+
+/// The value as the header and the mutex as the single element of a managed buffer.
+public final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+  static func make(_ value: Value) -> LockedStorage<Value> {
+    let buffer = create(minimumCapacity: 1) { _ in value }
+    _ = buffer.withUnsafeMutablePointerToElements { pthread_mutex_init($0, nil) }
+    // create(minimumCapacity:) returns the subclass' instance; the cast cannot fail.
+    return unsafeDowncast(buffer, to: LockedStorage<Value>.self)
   }
 
-  @usableFromInline var valueStorage: Value {
-    _read { yield value }
-    _modify { yield &value }
+  deinit {
+    _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
   }
-  @usableFromInline func lock() { pthread_mutex_lock(mutex) }
-  @usableFromInline func unlock() { pthread_mutex_unlock(mutex) }
 }

@@ -1,0 +1,119 @@
+// In-process benchmark of the Bloc core: events per second beside floors measured in the same
+// run. Run through Scripts/bench (release build). A benchmark, never a test.
+import BlocCore
+import Dispatch
+
+final class Plain {
+  var count = 0
+  @inline(never) func increment() { count &+= 1 }
+}
+
+actor Target {
+  var count = 0
+  func increment() { count &+= 1 }
+}
+
+actor Caller {
+  func run(_ target: Target, _ n: Int) async {
+    for _ in 0..<n { await target.increment() }
+  }
+}
+
+final class BenchCubit: Cubit<Int>, @unchecked Sendable {
+  init() { super.init(initialState: 0) }
+  func increment() { try? emit(state &+ 1) }
+}
+
+enum Tick: BlocEvent, Hashable { case tick }
+
+final class BenchBloc: Bloc<Tick, Int>, @unchecked Sendable {
+  init() {
+    super.init(initialState: 0)
+    on(.tick) { _, emit in emit(emit.state &+ 1) }
+  }
+}
+
+func seconds(_ body: () async -> Void) async -> Double {
+  let start = DispatchTime.now().uptimeNanoseconds
+  await body()
+  return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// Best of `rounds` runs, in operations per second.
+func rate(_ n: Int, rounds: Int = 5, _ body: (Int) async -> Void) async -> Double {
+  var best = 0.0
+  for _ in 0..<rounds {
+    let elapsed = await seconds { await body(n) }
+    best = max(best, Double(n) / elapsed)
+  }
+  return best
+}
+
+/// Starts `count` subscribers that drain `states` until the bloc closes.
+func subscribe(_ bloc: BlocBase<Int>, count: Int) -> [Task<Void, Never>] {
+  (0..<count).map { _ in Task { for await _ in bloc.states {} } }
+}
+
+let scale = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1
+let n = 200_000 * scale
+
+let plain = await rate(n * 10) { n in
+  let object = Plain()
+  for _ in 0..<n { object.increment() }
+}
+let actorCall = await rate(n) { n in await Caller().run(Target(), n) }
+let handOff = await rate(n) { n in
+  let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+  let consumer = Task { for await _ in stream {} }
+  for i in 0..<n { continuation.yield(i) }
+  continuation.finish()
+  await consumer.value
+}
+
+func line(_ name: String, _ value: Double) {
+  let perOp = 1e9 / value
+  let ratio = actorCall / value
+  let pad = String(repeating: " ", count: max(0, 34 - name.count))
+  print(
+    "\(name)\(pad)\(String(format: "%12.0f", value)) /s  \(String(format: "%8.1f", perOp)) ns"
+      + "  \(String(format: "%6.1f", ratio))× actor call")
+}
+
+print("floors")
+line("plain method call (final class)", plain)
+line("actor-to-actor call", actorCall)
+line("AsyncStream hand-off", handOff)
+
+print("Cubit emit")
+for subscribers in [0, 1, 100] {
+  let value = await rate(n) { n in
+    let cubit = BenchCubit()
+    let tasks = subscribe(cubit, count: subscribers)
+    for _ in 0..<n { cubit.increment() }
+    await cubit.close()
+    for task in tasks { await task.value }
+  }
+  line("  \(subscribers) subscribers", value)
+}
+
+print("Bloc add → new state (sequential)")
+var blocRates: [Int: Double] = [:]
+for subscribers in [0, 1, 100] {
+  let value = await rate(n) { n in
+    let bloc = BenchBloc()
+    let tasks = subscribe(bloc, count: subscribers)
+    var last: EventReceipt?
+    for _ in 0..<n { last = bloc.add(.tick) }
+    _ = await last?.outcome
+    await bloc.close()
+    for task in tasks { await task.value }
+  }
+  blocRates[subscribers] = value
+  line("  \(subscribers) subscribers", value)
+}
+
+print("targets: Bloc with 1 subscriber ≤ 9× an actor call, with 100 ≤ 70×")
+print(
+  String(
+    format: "reached: 1 subscriber %.1f×, 100 subscribers %.1f×", actorCall / blocRates[1]!,
+    actorCall / blocRates[100]!))
