@@ -1,0 +1,141 @@
+/// The members of a JSON object, in insertion order.
+///
+/// Lookup is a linear scan for small objects (the common case on the wire) and
+/// switches to a hash index once an object grows past `indexThreshold` members.
+/// Assigning to an existing key keeps its position; assigning nil removes it.
+///
+/// Equality ignores order, as JSON object semantics do: `{"a":1,"b":2}` equals
+/// `{"b":2,"a":1}`. Iteration, serialization and `keys` follow insertion order.
+///
+/// ```swift
+/// var object: JSONObject = ["b": 1, "a": 2]
+/// object["c"] = "x"
+/// object.keys             // ["b", "a", "c"]
+/// object["b"] = nil
+/// for (key, value) in object { print(key, value) }  // a 2, c "x"
+/// ```
+public struct JSONObject: Sendable {
+  /// One member: a key and its value.
+  public typealias Element = (key: String, value: JSON)
+
+  /// Above this many members, lookups go through a dictionary index.
+  static let indexThreshold = 12
+
+  private var entries: [Element]
+  /// Key → position in `entries`; only kept for objects larger than `indexThreshold`.
+  private var index: [String: Int]?
+
+  /// An empty object.
+  public init() {
+    entries = []
+    index = nil
+  }
+
+  /// Members from key-value pairs in order; a repeated key keeps its first
+  /// position and its last value.
+  public init(_ pairs: some Sequence<(String, JSON)>) {
+    self.init()
+    for (key, value) in pairs { updateValue(value, forKey: key) }
+  }
+
+  /// The keys, in order.
+  public var keys: [String] { entries.map(\.key) }
+
+  /// The values, in key order.
+  public var values: [JSON] { entries.map(\.value) }
+
+  /// The position of `key`, or nil.
+  public func index(forKey key: String) -> Int? {
+    if let index { return index[key] }
+    return entries.firstIndex { $0.key == key }
+  }
+
+  /// The value for `key`, or nil. Setting nil removes the member.
+  public subscript(key: String) -> JSON? {
+    get { index(forKey: key).map { entries[$0].value } }
+    set {
+      if let newValue {
+        updateValue(newValue, forKey: key)
+      } else {
+        removeValue(forKey: key)
+      }
+    }
+  }
+
+  /// Sets the value for `key` (appending a new member at the end) and returns
+  /// the previous value, if any.
+  @discardableResult
+  public mutating func updateValue(_ value: JSON, forKey key: String) -> JSON? {
+    if let position = index(forKey: key) {
+      let old = entries[position].value
+      entries[position].value = value
+      return old
+    }
+    entries.append((key, value))
+    if index != nil {
+      index![key] = entries.count - 1
+    } else if entries.count > Self.indexThreshold {
+      rebuildIndex()
+    }
+    return nil
+  }
+
+  /// Removes the member for `key` and returns its value, if any. O(n).
+  @discardableResult
+  public mutating func removeValue(forKey key: String) -> JSON? {
+    guard let position = index(forKey: key) else { return nil }
+    let old = entries.remove(at: position).value
+    if index != nil { rebuildIndex() }
+    return old
+  }
+
+  private mutating func rebuildIndex() {
+    guard entries.count > Self.indexThreshold else {
+      index = nil
+      return
+    }
+    var map = [String: Int](minimumCapacity: entries.count)
+    for (position, entry) in entries.enumerated() { map[entry.key] = position }
+    index = map
+  }
+}
+
+extension JSONObject: RandomAccessCollection {
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { entries.count }
+  public subscript(position: Int) -> Element { entries[position] }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+  /// Keys keep their source order; a repeated key keeps its first position and
+  /// its last value.
+  public init(dictionaryLiteral elements: (String, JSON)...) {
+    self.init(elements)
+  }
+}
+
+extension JSONObject: Hashable {
+  /// Same members with equal values, in any order.
+  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    return lhs.entries.allSatisfy { rhs[$0.key] == $0.value }
+  }
+
+  /// Order-independent, to agree with `==`.
+  public func hash(into hasher: inout Hasher) {
+    var combined: UInt = 0
+    for (key, value) in entries {
+      var member = Hasher()
+      member.combine(key)
+      member.combine(value)
+      combined &+= UInt(bitPattern: member.finalize())
+    }
+    hasher.combine(entries.count)
+    hasher.combine(combined)
+  }
+}
+
+extension JSONObject: CustomStringConvertible {
+  /// The compact serialization, e.g. `{"a":1}`.
+  public var description: String { JSON.object(self).serializedString() }
+}

@@ -1,0 +1,186 @@
+/// The recursive-descent engine behind `JSONParser`: documents, values,
+/// arrays, objects and literals. Strings and numbers live in their own files.
+///
+/// `position` always indexes `bytes`; every read is guarded by `position < end`.
+struct JSONReader {
+  let bytes: UnsafeRawBufferPointer
+  let end: Int
+  let maxDepth: Int
+  var position = 0
+  var depth = 0
+  /// Reused buffer for strings that contain escapes.
+  var scratch: [UInt8] = []
+
+  init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+    self.bytes = bytes
+    self.end = bytes.count
+    self.maxDepth = maxDepth
+  }
+
+  mutating func parseDocument() throws(JSONError) -> JSON {
+    skipWhitespace()
+    let value = try parseValue()
+    skipWhitespace()
+    if position < end { throw unexpected(expected: "end of input after the JSON value") }
+    return value
+  }
+
+  /// The byte at `position`, or nil at the end of input.
+  var peek: UInt8? { position < end ? bytes[position] : nil }
+
+  mutating func skipWhitespace() {
+    while position < end {
+      switch bytes[position] {
+      case .space, .tab, .lineFeed, .carriageReturn: position += 1
+      default: return
+      }
+    }
+  }
+
+  mutating func parseValue() throws(JSONError) -> JSON {
+    guard let byte = peek else { throw unexpected(expected: "a value") }
+    switch byte {
+    case .openBrace: return try parseObject()
+    case .openBracket: return try parseArray()
+    case .quote: return .string(try parseString())
+    case .minus, UInt8.digit0...UInt8.digit9: return try parseNumber()
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectLiteral("null")
+      return .null
+    default: throw unexpected(expected: "a value")
+    }
+  }
+
+  private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
+    let start = position
+    let count = literal.utf8CodeUnitCount
+    for offset in 0..<count {
+      let expected = literal.utf8Start[offset]
+      guard start + offset < end, bytes[start + offset] == expected else {
+        position = start + offset
+        throw unexpected(expected: "'\(literal)'")
+      }
+    }
+    position = start + count
+  }
+
+  private mutating func enterContainer() throws(JSONError) {
+    depth += 1
+    if depth > maxDepth {
+      throw JSONError(.nestingTooDeep, "nesting deeper than \(maxDepth) levels", at: position)
+    }
+  }
+
+  private mutating func parseArray() throws(JSONError) -> JSON {
+    try enterContainer()
+    position += 1  // '['
+    var elements: [JSON] = []
+    skipWhitespace()
+    if peek == .closeBracket {
+      position += 1
+      depth -= 1
+      return .array(elements)
+    }
+    while true {
+      skipWhitespace()
+      elements.append(try parseValue())
+      skipWhitespace()
+      switch peek {
+      case .comma: position += 1
+      case .closeBracket:
+        position += 1
+        depth -= 1
+        return .array(elements)
+      default: throw unexpected(expected: "',' or ']' after array element")
+      }
+    }
+  }
+
+  private mutating func parseObject() throws(JSONError) -> JSON {
+    try enterContainer()
+    position += 1  // '{'
+    var object = JSONObject()
+    skipWhitespace()
+    if peek == .closeBrace {
+      position += 1
+      depth -= 1
+      return .object(object)
+    }
+    while true {
+      guard peek == .quote else {
+        throw unexpected(expected: object.isEmpty ? "string key or '}'" : "string key after ','")
+      }
+      let key = try parseString()
+      skipWhitespace()
+      guard peek == .colon else { throw unexpected(expected: "':' after object key") }
+      position += 1
+      skipWhitespace()
+      object.updateValue(try parseValue(), forKey: key)
+      skipWhitespace()
+      switch peek {
+      case .comma:
+        position += 1
+        skipWhitespace()
+      case .closeBrace:
+        position += 1
+        depth -= 1
+        return .object(object)
+      default: throw unexpected(expected: "',' or '}' after object member")
+      }
+    }
+  }
+
+  /// The error for finding something other than `expected` at `position`.
+  /// A non-ASCII byte that does not start valid UTF-8 is reported as
+  /// `.invalidUTF8` instead, since that is the more fundamental problem.
+  func unexpected(expected: String) -> JSONError {
+    guard position < end else {
+      return JSONError(.syntax, "expected \(expected), found end of input", at: position)
+    }
+    let byte = bytes[position]
+    let found: String
+    switch byte {
+    case 0x20...0x7E: found = "'\(Character(Unicode.Scalar(byte)))'"
+    case 0x80...:
+      guard let (scalar, _) = decodeScalar(at: position) else {
+        return JSONError(.invalidUTF8, "invalid UTF-8", at: position)
+      }
+      found = "'\(Character(scalar))' (U+\(hex(scalar.value, digits: 4)))"
+    default: found = "control character 0x\(hex(UInt32(byte), digits: 2))"
+    }
+    return JSONError(.syntax, "expected \(expected), found \(found)", at: position)
+  }
+}
+
+/// Upper-case hexadecimal, zero-padded to at least `digits`.
+func hex(_ value: UInt32, digits: Int) -> String {
+  let text = String(value, radix: 16, uppercase: true)
+  return String(repeating: "0", count: max(0, digits - text.count)) + text
+}
+
+extension UInt8 {
+  static let tab = UInt8(ascii: "\t")
+  static let lineFeed = UInt8(ascii: "\n")
+  static let carriageReturn = UInt8(ascii: "\r")
+  static let space = UInt8(ascii: " ")
+  static let quote = UInt8(ascii: "\"")
+  static let backslash = UInt8(ascii: "\\")
+  static let slash = UInt8(ascii: "/")
+  static let comma = UInt8(ascii: ",")
+  static let colon = UInt8(ascii: ":")
+  static let minus = UInt8(ascii: "-")
+  static let plus = UInt8(ascii: "+")
+  static let dot = UInt8(ascii: ".")
+  static let digit0 = UInt8(ascii: "0")
+  static let digit9 = UInt8(ascii: "9")
+  static let openBrace = UInt8(ascii: "{")
+  static let closeBrace = UInt8(ascii: "}")
+  static let openBracket = UInt8(ascii: "[")
+  static let closeBracket = UInt8(ascii: "]")
+}
