@@ -56,7 +56,9 @@ import Wire
 
   @Test func roundTripOfEveryByteAndManyNumbers() throws {
     var string = ""
-    for scalar in (0..<0x800).compactMap(Unicode.Scalar.init) { string.unicodeScalars.append(scalar) }
+    for scalar in (0..<0x800).compactMap(Unicode.Scalar.init) {
+      string.unicodeScalars.append(scalar)
+    }
     var numbers: [JSON] = []
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<2000 {
@@ -80,7 +82,9 @@ import Wire
   }
 
   @Test func prettyPrinting() throws {
-    let json: JSON = ["count": 3, "tags": ["a", 1.5], "extra": [:], "list": [], "deep": ["x": [nil]]]
+    let json: JSON = [
+      "count": 3, "tags": ["a", 1.5], "extra": [:], "list": [], "deep": ["x": [nil]],
+    ]
     let expected = """
       {
         "count": 3,

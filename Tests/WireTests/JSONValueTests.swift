@@ -19,7 +19,9 @@ import Wire
   }
 
   @Test func accessors() {
-    let json: JSON = ["s": "x", "i": 7, "d": 2.0, "f": 2.5, "b": false, "a": [1, 2], "o": [:], "n": nil]
+    let json: JSON = [
+      "s": "x", "i": 7, "d": 2.0, "f": 2.5, "b": false, "a": [1, 2], "o": [:], "n": nil,
+    ]
     #expect(json["s"]?.stringValue == "x")
     #expect(json["i"]?.intValue == 7)
     #expect(json["i"]?.int64Value == 7)

@@ -50,8 +50,12 @@ public struct ConnectionError: Error, Hashable, Sendable {
     self.message = message
   }
 
-  /// The error for a failed `connect(2)` to `path`.
-  static func connecting(to path: String, errno code: Int32) -> ConnectionError {
+  /// The error for a failed `connect(2)` to `path` with `errno` `code`.
+  ///
+  /// ```swift
+  /// ConnectionError.connecting(to: "/tmp/s.sock", errno: ECONNREFUSED).kind  // .connectionRefused
+  /// ```
+  public static func connecting(to path: String, errno code: Int32) -> ConnectionError {
     let prefix = "cannot connect to \(path): "
     switch code {
     case ENOENT, ENOTDIR:

@@ -12,7 +12,8 @@ enum UnixSocket {
     let capacity = MemoryLayout.size(ofValue: address.sun_path)
     guard !pathBytes.isEmpty, pathBytes.count < capacity, !pathBytes.contains(0) else {
       throw ConnectionError(
-        .invalidPath, "cannot connect to \(path): not a valid socket path (at most \(capacity - 1) bytes)")
+        .invalidPath,
+        "cannot connect to \(path): not a valid socket path (at most \(capacity - 1) bytes)")
     }
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
       raw.copyBytes(from: pathBytes)
@@ -85,7 +86,9 @@ enum UnixSocket {
   }
 
   /// Reads at most `buffer.count` bytes; 0 means end of stream.
-  static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer)
+  static func receive(
+    _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer
+  )
     throws(ConnectionError) -> Int
   {
     while true {

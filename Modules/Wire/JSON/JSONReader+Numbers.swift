@@ -34,7 +34,8 @@ extension JSONReader {
     }
     if isInteger, let value = exactInteger(start..<position) { return .integer(value) }
     if let value = fastDouble(start..<position) { return .number(value) }
-    let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    let text = String(
+      decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
       throw JSONError(.syntax, "number \(text) is out of range", at: start)
     }

@@ -68,7 +68,8 @@ extension Request {
   public init(json: JSON) throws(RequestError) {
     guard case .object(let object) = json else {
       throw RequestError(
-        id: nil, error: WireError(.notAnObject, "request must be a JSON object, got \(json.typeName)"))
+        id: nil,
+        error: WireError(.notAnObject, "request must be a JSON object, got \(json.typeName)"))
     }
     var id: RequestID?
     var opValue: JSON?

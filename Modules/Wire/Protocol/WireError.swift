@@ -40,7 +40,9 @@ extension WireError {
   }
 
   /// `invalid_field`: "field 'name' must be <expected>, got <type>".
-  public static func invalidField(_ name: String, expected: String, got value: JSON)
+  public static func invalidField(
+    _ name: String, expected: String, got value: JSON
+  )
     -> WireError
   {
     WireError(.invalidField, "field '\(name)' must be \(expected), got \(value.typeName)")
