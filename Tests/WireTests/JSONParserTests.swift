@@ -32,6 +32,17 @@ func parse(_ text: String) throws(JSONError) -> JSON {
     #expect(json["a"] == 3)
   }
 
+  @Test func largeObjectsKeepOrderAndDeduplicate() throws {
+    let members = (0..<40).map { #""k\#($0)":\#($0)"# } + [#""k3":"last""#, #""k39":null"#]
+    let json = try parse("{" + members.joined(separator: ",") + "}")
+    let object = try #require(json.objectValue)
+    #expect(object.count == 40)
+    #expect(object.keys == (0..<40).map { "k\($0)" })
+    #expect(object["k3"] == "last")
+    #expect(object["k39"] == JSON.null)
+    #expect(object["k38"] == 38)
+  }
+
   @Test func integersStayExact() throws {
     #expect(try parse("9223372036854775807") == .integer(.max))
     #expect(try parse("-9223372036854775808") == .integer(.min))

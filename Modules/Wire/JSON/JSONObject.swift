@@ -21,7 +21,15 @@ public struct JSONObject: Sendable {
   /// Above this many members, lookups go through a dictionary index.
   static let indexThreshold = 12
 
-  private var entries: [Element]
+  /// One stored member. A struct rather than the `Element` tuple so that
+  /// copies are specialized instead of going through generic tuple witnesses.
+  struct Member {
+    var key: String
+    var value: JSON
+  }
+
+  /// The members, with unique keys.
+  private(set) var entries: [Member]
   /// Key → position in `entries`; only kept for objects larger than `indexThreshold`.
   private var index: [String: Int]?
 
@@ -36,6 +44,29 @@ public struct JSONObject: Sendable {
   public init(_ pairs: some Sequence<(String, JSON)>) {
     self.init()
     for (key, value) in pairs { updateValue(value, forKey: key) }
+  }
+
+  /// Members whose keys are known to be distinct (as the parser guarantees).
+  init(uniqueEntries: [Member]) {
+    entries = uniqueEntries
+    index = nil
+    if entries.count > Self.indexThreshold { rebuildIndex() }
+  }
+
+  /// The values of `names` (nil where absent) and the object without them,
+  /// in one pass and one allocation.
+  func extracting(_ names: [String]) -> (values: [JSON?], rest: JSONObject) {
+    var values = [JSON?](repeating: nil, count: names.count)
+    var rest: [Member] = []
+    rest.reserveCapacity(entries.count)
+    for entry in entries {
+      if let slot = names.firstIndex(of: entry.key) {
+        values[slot] = entry.value
+      } else {
+        rest.append(entry)
+      }
+    }
+    return (values, JSONObject(uniqueEntries: rest))
   }
 
   /// The keys, in order.
@@ -71,7 +102,7 @@ public struct JSONObject: Sendable {
       entries[position].value = value
       return old
     }
-    entries.append((key, value))
+    entries.append(Member(key: key, value: value))
     if index != nil {
       index![key] = entries.count - 1
     } else if entries.count > Self.indexThreshold {
@@ -103,7 +134,10 @@ public struct JSONObject: Sendable {
 extension JSONObject: RandomAccessCollection {
   public var startIndex: Int { 0 }
   public var endIndex: Int { entries.count }
-  public subscript(position: Int) -> Element { entries[position] }
+  public subscript(position: Int) -> Element {
+    let member = entries[position]
+    return (member.key, member.value)
+  }
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
@@ -124,11 +158,11 @@ extension JSONObject: Hashable {
   /// Order-independent, to agree with `==`.
   public func hash(into hasher: inout Hasher) {
     var combined: UInt = 0
-    for (key, value) in entries {
-      var member = Hasher()
-      member.combine(key)
-      member.combine(value)
-      combined &+= UInt(bitPattern: member.finalize())
+    for member in entries {
+      var memberHasher = Hasher()
+      memberHasher.combine(member.key)
+      memberHasher.combine(member.value)
+      combined &+= UInt(bitPattern: memberHasher.finalize())
     }
     hasher.combine(entries.count)
     hasher.combine(combined)

@@ -82,57 +82,82 @@ struct JSONReader {
     position += 1  // '['
     var elements: [JSON] = []
     skipWhitespace()
-    if peek == .closeBracket {
-      position += 1
-      depth -= 1
-      return .array(elements)
-    }
-    while true {
-      skipWhitespace()
-      elements.append(try parseValue())
-      skipWhitespace()
-      switch peek {
-      case .comma: position += 1
-      case .closeBracket:
+    if peek != .closeBracket {
+      elements.reserveCapacity(4)
+      while true {
+        skipWhitespace()
+        elements.append(try parseValue())
+        skipWhitespace()
+        guard peek == .comma else { break }
         position += 1
-        depth -= 1
-        return .array(elements)
-      default: throw unexpected(expected: "',' or ']' after array element")
+      }
+      guard peek == .closeBracket else {
+        throw unexpected(expected: "',' or ']' after array element")
       }
     }
+    position += 1
+    depth -= 1
+    return .array(elements)
   }
 
   private mutating func parseObject() throws(JSONError) -> JSON {
     try enterContainer()
     position += 1  // '{'
-    var object = JSONObject()
+    var members: [JSONObject.Member] = []
+    /// Key → position in `members`, once the object is too big to scan.
+    var keyIndex: [String: Int]?
     skipWhitespace()
-    if peek == .closeBrace {
-      position += 1
-      depth -= 1
-      return .object(object)
-    }
-    while true {
-      guard peek == .quote else {
-        throw unexpected(expected: object.isEmpty ? "string key or '}'" : "string key after ','")
-      }
-      let key = try parseString()
-      skipWhitespace()
-      guard peek == .colon else { throw unexpected(expected: "':' after object key") }
-      position += 1
-      skipWhitespace()
-      object.updateValue(try parseValue(), forKey: key)
-      skipWhitespace()
-      switch peek {
-      case .comma:
+    if peek != .closeBrace {
+      members.reserveCapacity(4)
+      while true {
+        guard peek == .quote else {
+          let afterComma = !members.isEmpty
+          throw unexpected(expected: afterComma ? "string key after ','" : "string key or '}'")
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard peek == .colon else { throw unexpected(expected: "':' after object key") }
         position += 1
         skipWhitespace()
-      case .closeBrace:
+        let value = try parseValue()
+        add(JSONObject.Member(key: key, value: value), to: &members, keyIndex: &keyIndex)
+        skipWhitespace()
+        guard peek == .comma else { break }
         position += 1
-        depth -= 1
-        return .object(object)
-      default: throw unexpected(expected: "',' or '}' after object member")
+        skipWhitespace()
       }
+      guard peek == .closeBrace else {
+        throw unexpected(expected: "',' or '}' after object member")
+      }
+    }
+    position += 1
+    depth -= 1
+    return .object(JSONObject(uniqueEntries: members))
+  }
+
+  /// Appends `member`, or replaces the value of an earlier member with the
+  /// same key (the last value wins, the first position stays).
+  private func add(
+    _ member: JSONObject.Member, to members: inout [JSONObject.Member],
+    keyIndex: inout [String: Int]?
+  ) {
+    let existing: Int?
+    if let keyIndex {
+      existing = keyIndex[member.key]
+    } else {
+      existing = members.firstIndex { $0.key == member.key }
+    }
+    if let existing {
+      members[existing].value = member.value
+      return
+    }
+    members.append(member)
+    if keyIndex != nil {
+      keyIndex![member.key] = members.count - 1
+    } else if members.count > JSONObject.indexThreshold {
+      var map = [String: Int](minimumCapacity: members.count * 2)
+      for (position, member) in members.enumerated() { map[member.key] = position }
+      keyIndex = map
     }
   }
 

@@ -15,8 +15,8 @@ public enum JSONSerializer {
   /// Appends the compact serialization of `value` to `buffer`.
   public static func write(_ value: JSON, to buffer: inout [UInt8]) {
     switch value {
-    case .null: append("null", to: &buffer)
-    case .bool(let flag): append(flag ? "true" : "false", to: &buffer)
+    case .null: buffer.append(literal: "null")
+    case .bool(let flag): buffer.append(literal: flag ? "true" : "false")
     case .integer(let integer): writeInteger(integer, to: &buffer)
     case .number(let number): writeNumber(number, to: &buffer)
     case .string(let string): writeString(string, to: &buffer)
@@ -42,31 +42,39 @@ public enum JSONSerializer {
   /// Appends `string` as a quoted, escaped JSON string.
   public static func writeString(_ string: String, to buffer: inout [UInt8]) {
     buffer.append(.quote)
-    var string = string
-    string.withUTF8 { utf8 in
-      var runStart = 0
-      for index in utf8.indices {
-        let byte = utf8[index]
-        guard byte < 0x20 || byte == .quote || byte == .backslash else { continue }
-        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-        runStart = index + 1
-        buffer.append(.backslash)
-        switch byte {
-        case .quote, .backslash: buffer.append(byte)
-        case .lineFeed: buffer.append(UInt8(ascii: "n"))
-        case .carriageReturn: buffer.append(UInt8(ascii: "r"))
-        case .tab: buffer.append(UInt8(ascii: "t"))
-        case 0x08: buffer.append(UInt8(ascii: "b"))
-        case 0x0C: buffer.append(UInt8(ascii: "f"))
-        default:
-          append("u00", to: &buffer)
-          buffer.append(hexDigits[Int(byte >> 4)])
-          buffer.append(hexDigits[Int(byte & 0xF)])
-        }
-      }
-      buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+    let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+      writeEscaped(utf8, to: &buffer)
+    }
+    if done == nil {  // not native UTF-8 storage: make it so
+      var native = string
+      native.withUTF8 { writeEscaped($0, to: &buffer) }
     }
     buffer.append(.quote)
+  }
+
+  /// Appends string content, escaping what JSON requires.
+  private static func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+    var runStart = 0
+    for index in utf8.indices {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == .quote || byte == .backslash else { continue }
+      buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      runStart = index + 1
+      buffer.append(.backslash)
+      switch byte {
+      case .quote, .backslash: buffer.append(byte)
+      case .lineFeed: buffer.append(UInt8(ascii: "n"))
+      case .carriageReturn: buffer.append(UInt8(ascii: "r"))
+      case .tab: buffer.append(UInt8(ascii: "t"))
+      case 0x08: buffer.append(UInt8(ascii: "b"))
+      case 0x0C: buffer.append(UInt8(ascii: "f"))
+      default:
+        buffer.append(literal: "u00")
+        buffer.append(hexDigits[Int(byte >> 4)])
+        buffer.append(hexDigits[Int(byte & 0xF)])
+      }
+    }
+    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
   }
 
   /// Appends the decimal digits of `value`.
@@ -91,17 +99,21 @@ public enum JSONSerializer {
   /// Appends `value` in shortest round-tripping form, or `null` if not finite.
   public static func writeNumber(_ value: Double, to buffer: inout [UInt8]) {
     guard value.isFinite else {
-      append("null", to: &buffer)
+      buffer.append(literal: "null")
       return
     }
-    append(value.description, to: &buffer)
-  }
-
-  private static func append(_ text: String, to buffer: inout [UInt8]) {
-    buffer.append(contentsOf: text.utf8)
+    buffer.append(contentsOf: value.description.utf8)
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}
+
+extension [UInt8] {
+  /// Appends the bytes of a compile-time string without going through `String`.
+  mutating func append(literal: StaticString) {
+    append(
+      contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  }
 }
 
 extension JSON {

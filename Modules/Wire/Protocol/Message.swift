@@ -28,13 +28,13 @@ public enum Message: Hashable, Sendable {
 
   /// Classifies a parsed line; see `init(parsing:)`.
   public init(json: JSON) throws(WireError) {
-    guard case .object(var object) = json else {
+    guard case .object(let object) = json else {
       throw WireError(.notAnObject, "message must be a JSON object, got \(json.typeName)")
     }
-    if let kind = object.removeValue(forKey: "push") {
-      self = .push(try PushMessage(kind: kind, rest: object))
-    } else if let ok = object.removeValue(forKey: "ok") {
-      self = .reply(try ReplyMessage(ok: ok, rest: object))
+    if object["push"] != nil {
+      self = .push(try PushMessage(object))
+    } else if object["ok"] != nil {
+      self = .reply(try ReplyMessage(object))
     } else {
       throw WireError(.missingField, "message has neither 'ok' nor 'push'")
     }
@@ -58,13 +58,13 @@ public struct ReplyMessage: Hashable, Sendable {
     self.error = error
   }
 
-  init(ok okValue: JSON, rest: JSONObject) throws(WireError) {
-    var fields = rest
-    guard case .bool(let ok) = okValue else {
-      throw .invalidField("ok", expected: "a boolean", got: okValue)
+  init(_ object: JSONObject) throws(WireError) {
+    let (values, fields) = object.extracting(["ok", "id"])
+    guard case .bool(let ok)? = values[0] else {
+      throw .invalidField("ok", expected: "a boolean", got: values[0] ?? .null)
     }
     var id: RequestID?
-    if let idValue = fields.removeValue(forKey: "id") {
+    if let idValue = values[1] {
       guard let parsed = RequestID(json: idValue) else {
         throw .invalidField("id", expected: "an integer or a string", got: idValue)
       }
@@ -105,22 +105,20 @@ public struct PushMessage: Hashable, Sendable {
     self.fields = fields
   }
 
-  init(kind kindValue: JSON, rest: JSONObject) throws(WireError) {
-    var fields = rest
-    guard case .string(let kind) = kindValue else {
-      throw .invalidField("push", expected: "a string", got: kindValue)
+  init(_ object: JSONObject) throws(WireError) {
+    let (values, fields) = object.extracting(["push", "feature", "seq", "state"])
+    guard case .string(let kind)? = values[0] else {
+      throw .invalidField("push", expected: "a string", got: values[0] ?? .null)
     }
-    guard let featureValue = fields.removeValue(forKey: "feature") else {
-      throw .missingField("feature")
-    }
+    guard let featureValue = values[1] else { throw .missingField("feature") }
     guard case .string(let feature) = featureValue else {
       throw .invalidField("feature", expected: "a string", got: featureValue)
     }
-    guard let seqValue = fields.removeValue(forKey: "seq") else { throw .missingField("seq") }
+    guard let seqValue = values[2] else { throw .missingField("seq") }
     guard let seq = seqValue.intValue else {
       throw .invalidField("seq", expected: "an integer", got: seqValue)
     }
-    let state = fields.removeValue(forKey: "state")
+    let state = values[3]
     if kind == Push.stateKind && state == nil { throw .missingField("state") }
     self.init(kind: kind, feature: feature, seq: seq, state: state, fields: fields)
   }

@@ -13,11 +13,11 @@ public enum Push {
   public static func state(feature: String, seq: Int, state: JSON) -> [UInt8] {
     var line: [UInt8] = []
     line.reserveCapacity(128)
-    line.append(contentsOf: #"{"push":"state","feature":"#.utf8)
+    line.append(literal: #"{"push":"state","feature":"#)
     JSONSerializer.writeString(feature, to: &line)
-    line.append(contentsOf: #","seq":"#.utf8)
+    line.append(literal: #","seq":"#)
     JSONSerializer.writeInteger(Int64(seq), to: &line)
-    line.append(contentsOf: #","state":"#.utf8)
+    line.append(literal: #","state":"#)
     JSONSerializer.write(state, to: &line)
     line.append(.closeBrace)
     line.append(.lineFeed)

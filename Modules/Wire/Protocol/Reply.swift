@@ -25,9 +25,9 @@ public enum Reply {
   /// `{"id":…,"ok":false,"error":{"code":…,"message":…}}\n`
   public static func failure(id: RequestID?, _ error: WireError) -> [UInt8] {
     var line = start(id: id, ok: false)
-    line.append(contentsOf: #","error":{"code":"#.utf8)
+    line.append(literal: #","error":{"code":"#)
     JSONSerializer.writeString(error.code.rawValue, to: &line)
-    line.append(contentsOf: #","message":"#.utf8)
+    line.append(literal: #","message":"#)
     JSONSerializer.writeString(error.message, to: &line)
     line.append(.closeBrace)
     return finish(&line)
@@ -39,16 +39,16 @@ public enum Reply {
     line.append(.openBrace)
     switch id {
     case .number(let value)?:
-      line.append(contentsOf: #""id":"#.utf8)
+      line.append(literal: #""id":"#)
       JSONSerializer.writeInteger(value, to: &line)
       line.append(.comma)
     case .string(let value)?:
-      line.append(contentsOf: #""id":"#.utf8)
+      line.append(literal: #""id":"#)
       JSONSerializer.writeString(value, to: &line)
       line.append(.comma)
     case nil: break
     }
-    line.append(contentsOf: (ok ? #""ok":true"# : #""ok":false"#).utf8)
+    line.append(literal: ok ? #""ok":true"# : #""ok":false"#)
     return line
   }
 

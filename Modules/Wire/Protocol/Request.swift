@@ -73,24 +73,26 @@ extension Request {
     }
     var id: RequestID?
     var opValue: JSON?
-    var fields = JSONObject()
-    for (key, value) in object {
-      switch key {
+    var fields: [JSONObject.Member] = []
+    if object.count > 2 { fields.reserveCapacity(object.count - 1) }
+    for member in object.entries {
+      switch member.key {
       case "id":
-        guard let parsed = RequestID(json: value) else {
+        guard let parsed = RequestID(json: member.value) else {
           throw RequestError(
-            id: nil, error: .invalidField("id", expected: "an integer or a string", got: value))
+            id: nil,
+            error: .invalidField("id", expected: "an integer or a string", got: member.value))
         }
         id = parsed
-      case "op": opValue = value
-      default: fields.updateValue(value, forKey: key)
+      case "op": opValue = member.value
+      default: fields.append(member)
       }
     }
     guard let opValue else { throw RequestError(id: id, error: .missingField("op")) }
     guard case .string(let op) = opValue else {
       throw RequestError(id: id, error: .invalidField("op", expected: "a string", got: opValue))
     }
-    self.init(id: id, op: op, fields: fields)
+    self.init(id: id, op: op, fields: JSONObject(uniqueEntries: fields))
   }
 
   /// The request as a JSON object: `id` (if any), `op`, then the fields.
