@@ -1,5 +1,6 @@
 /// Number literals: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
 extension JSONReader {
+  @inline(never)
   mutating func parseNumber() throws(JSONError) -> JSON {
     let start = position
     if bytes[position] == .minus { position += 1 }

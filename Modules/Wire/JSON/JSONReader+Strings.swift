@@ -2,6 +2,7 @@
 extension JSONReader {
   /// Parses the string starting at the opening quote at `position` and leaves
   /// `position` just past its closing quote.
+  @inline(never)
   mutating func parseString() throws(JSONError) -> String {
     let opening = position
     position += 1

@@ -57,6 +57,7 @@ struct JSONReader {
     }
   }
 
+  @inline(never)
   private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
     let start = position
     let count = literal.utf8CodeUnitCount
@@ -70,6 +71,7 @@ struct JSONReader {
     position = start + count
   }
 
+  @inline(never)
   private mutating func enterContainer() throws(JSONError) {
     depth += 1
     if depth > maxDepth {
@@ -137,6 +139,7 @@ struct JSONReader {
 
   /// Appends `member`, or replaces the value of an earlier member with the
   /// same key (the last value wins, the first position stays).
+  @inline(never)
   private func add(
     _ member: JSONObject.Member, to members: inout [JSONObject.Member],
     keyIndex: inout [String: Int]?
@@ -164,6 +167,7 @@ struct JSONReader {
   /// The error for finding something other than `expected` at `position`.
   /// A non-ASCII byte that does not start valid UTF-8 is reported as
   /// `.invalidUTF8` instead, since that is the more fundamental problem.
+  @inline(never)
   func unexpected(expected: String) -> JSONError {
     guard position < end else {
       return JSONError(.syntax, "expected \(expected), found end of input", at: position)

@@ -1,7 +1,7 @@
 /// Constants of the wire protocol.
 ///
 /// ```swift
-/// Reply.success(id: id, fields: ["daemon": "0.1.0", "protocol": .integer(Int64(ProtocolInfo.version))])
+/// Reply.success(id: id, fields: ["daemon": "0.1.0", "protocol": JSON(ProtocolInfo.version)])
 /// ```
 public enum ProtocolInfo {
   /// The protocol version this module speaks, reported by `ping`.
