@@ -186,30 +186,3 @@ struct JSONReader {
     return JSONError(.syntax, "expected \(expected), found \(found)", at: position)
   }
 }
-
-/// Upper-case hexadecimal, zero-padded to at least `digits`.
-func hex(_ value: UInt32, digits: Int) -> String {
-  let text = String(value, radix: 16, uppercase: true)
-  return String(repeating: "0", count: max(0, digits - text.count)) + text
-}
-
-extension UInt8 {
-  static let tab = UInt8(ascii: "\t")
-  static let lineFeed = UInt8(ascii: "\n")
-  static let carriageReturn = UInt8(ascii: "\r")
-  static let space = UInt8(ascii: " ")
-  static let quote = UInt8(ascii: "\"")
-  static let backslash = UInt8(ascii: "\\")
-  static let slash = UInt8(ascii: "/")
-  static let comma = UInt8(ascii: ",")
-  static let colon = UInt8(ascii: ":")
-  static let minus = UInt8(ascii: "-")
-  static let plus = UInt8(ascii: "+")
-  static let dot = UInt8(ascii: ".")
-  static let digit0 = UInt8(ascii: "0")
-  static let digit9 = UInt8(ascii: "9")
-  static let openBrace = UInt8(ascii: "{")
-  static let closeBrace = UInt8(ascii: "}")
-  static let openBracket = UInt8(ascii: "[")
-  static let closeBracket = UInt8(ascii: "]")
-}

@@ -107,30 +107,3 @@ public enum JSONSerializer {
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
-
-extension [UInt8] {
-  /// Appends the bytes of a compile-time string without going through `String`.
-  mutating func append(literal: StaticString) {
-    append(
-      contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-  }
-}
-
-extension JSON {
-  /// The compact serialization as bytes, without a trailing newline.
-  ///
-  /// ```swift
-  /// JSON(["n": 1]).serialized()  // Array(#"{"n":1}"#.utf8)
-  /// ```
-  public func serialized() -> [UInt8] {
-    var buffer: [UInt8] = []
-    buffer.reserveCapacity(64)
-    JSONSerializer.write(self, to: &buffer)
-    return buffer
-  }
-
-  /// The compact serialization as text, e.g. `{"n":1}`.
-  public func serializedString() -> String {
-    String(decoding: serialized(), as: UTF8.self)
-  }
-}
