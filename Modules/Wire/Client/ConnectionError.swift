@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc  // Linux only, like the daemon
 
 /// Why talking to the daemon's socket failed, with a message a CLI can print.
 ///

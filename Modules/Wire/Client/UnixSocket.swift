@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc  // Linux only, like the daemon
 
 /// Blocking system-call wrappers for a Unix stream socket, retrying on EINTR.
 enum UnixSocket {

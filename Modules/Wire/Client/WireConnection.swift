@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc  // Linux only, like the daemon
 
 /// A blocking client connection to the daemon's Unix socket, for CLIs and tests.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc  // Linux only, like the daemon
 
 /// Splits a byte stream into newline-terminated frames (protocol v1 framing).
 ///
