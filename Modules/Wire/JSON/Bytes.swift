@@ -1,0 +1,61 @@
+// Byte-level helpers shared by the parser, the serializers and the framer:
+//
+//     var line: [UInt8] = []
+//     line.append(literal: #"{"ok":true"#)
+//     line.append(.closeBrace)
+//     hex(0x0A, digits: 2)  // "0A"
+
+/// Upper-case hexadecimal, zero-padded to at least `digits`.
+func hex(_ value: UInt32, digits: Int) -> String {
+  let text = String(value, radix: 16, uppercase: true)
+  return String(repeating: "0", count: max(0, digits - text.count)) + text
+}
+
+/// ASCII bytes by name.
+extension UInt8 {
+  static let tab = UInt8(ascii: "\t")
+  static let lineFeed = UInt8(ascii: "\n")
+  static let carriageReturn = UInt8(ascii: "\r")
+  static let space = UInt8(ascii: " ")
+  static let quote = UInt8(ascii: "\"")
+  static let backslash = UInt8(ascii: "\\")
+  static let slash = UInt8(ascii: "/")
+  static let comma = UInt8(ascii: ",")
+  static let colon = UInt8(ascii: ":")
+  static let minus = UInt8(ascii: "-")
+  static let plus = UInt8(ascii: "+")
+  static let dot = UInt8(ascii: ".")
+  static let digit0 = UInt8(ascii: "0")
+  static let digit9 = UInt8(ascii: "9")
+  static let openBrace = UInt8(ascii: "{")
+  static let closeBrace = UInt8(ascii: "}")
+  static let openBracket = UInt8(ascii: "[")
+  static let closeBracket = UInt8(ascii: "]")
+}
+
+extension [UInt8] {
+  /// Appends the bytes of a compile-time string without going through `String`.
+  mutating func append(literal: StaticString) {
+    append(
+      contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+  }
+}
+
+extension JSON {
+  /// The compact serialization as bytes, without a trailing newline.
+  ///
+  /// ```swift
+  /// JSON(["n": 1]).serialized()  // Array(#"{"n":1}"#.utf8)
+  /// ```
+  public func serialized() -> [UInt8] {
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(64)
+    JSONSerializer.write(self, to: &buffer)
+    return buffer
+  }
+
+  /// The compact serialization as text, e.g. `{"n":1}`.
+  public func serializedString() -> String {
+    String(decoding: serialized(), as: UTF8.self)
+  }
+}

@@ -1,0 +1,160 @@
+/// String literals: escapes, surrogate pairs and UTF-8 validation.
+extension JSONReader {
+  /// Parses the string starting at the opening quote at `position` and leaves
+  /// `position` just past its closing quote.
+  @inline(never)
+  mutating func parseString() throws(JSONError) -> String {
+    let opening = position
+    position += 1
+    var segmentStart = position
+    var escaped = false
+    while position < end {
+      let byte = bytes[position]
+      if byte == .quote {
+        let segment = UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position])
+        position += 1
+        guard escaped else { return String(decoding: segment, as: UTF8.self) }
+        scratch.append(contentsOf: segment)
+        return String(decoding: scratch, as: UTF8.self)
+      } else if byte == .backslash {
+        if !escaped {
+          escaped = true
+          scratch.removeAll(keepingCapacity: true)
+        }
+        scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position]))
+        try parseEscape()
+        segmentStart = position
+      } else if byte < 0x20 {
+        throw JSONError(
+          .syntax, "unescaped control character 0x\(hex(UInt32(byte), digits: 2)) in string",
+          at: position)
+      } else if byte < 0x80 {
+        position += 1
+      } else {
+        guard let (_, length) = decodeScalar(at: position) else {
+          throw JSONError(.invalidUTF8, "invalid UTF-8", at: position)
+        }
+        position += length
+      }
+    }
+    throw JSONError(.syntax, "unterminated string starting at byte \(opening)", at: end)
+  }
+
+  /// Decodes the escape at `position` (a backslash) into `scratch`.
+  private mutating func parseEscape() throws(JSONError) {
+    let start = position
+    position += 1
+    guard position < end else {
+      throw JSONError(.syntax, "unterminated escape sequence in string", at: start)
+    }
+    let replacement: UInt8
+    switch bytes[position] {
+    case .quote: replacement = .quote
+    case .backslash: replacement = .backslash
+    case .slash: replacement = .slash
+    case UInt8(ascii: "b"): replacement = 0x08
+    case UInt8(ascii: "f"): replacement = 0x0C
+    case UInt8(ascii: "n"): replacement = .lineFeed
+    case UInt8(ascii: "r"): replacement = .carriageReturn
+    case UInt8(ascii: "t"): replacement = .tab
+    case UInt8(ascii: "u"):
+      position += 1
+      try appendUnicodeEscape(startingAt: start)
+      return
+    default:
+      let shown: String
+      if bytes[position] >= 0x20 && bytes[position] < 0x7F {
+        shown = "'\\\(Character(Unicode.Scalar(bytes[position])))'"
+      } else {
+        guard bytes[position] < 0x80 || decodeScalar(at: position) != nil else {
+          throw JSONError(.invalidUTF8, "invalid UTF-8", at: position)
+        }
+        shown = "after '\\'"
+      }
+      throw JSONError(.syntax, "invalid escape sequence \(shown) in string", at: start)
+    }
+    scratch.append(replacement)
+    position += 1
+  }
+
+  /// Decodes `XXXX` (and a following `\uXXXX` low surrogate if needed) after
+  /// the `\u` that began at `start`.
+  private mutating func appendUnicodeEscape(startingAt start: Int) throws(JSONError) {
+    let unit = try readHex4()
+    var value = UInt32(unit)
+    if (0xDC00...0xDFFF).contains(unit) {
+      throw JSONError(
+        .syntax, "unpaired low surrogate \\u\(hex(value, digits: 4)) in string", at: start)
+    }
+    if (0xD800...0xDBFF).contains(unit) {
+      guard position + 1 < end, bytes[position] == .backslash,
+        bytes[position + 1] == UInt8(ascii: "u")
+      else {
+        throw JSONError(
+          .syntax, "unpaired high surrogate \\u\(hex(value, digits: 4)) in string", at: start)
+      }
+      let lowStart = position
+      position += 2
+      let low = try readHex4()
+      guard (0xDC00...0xDFFF).contains(low) else {
+        throw JSONError(
+          .syntax,
+          "high surrogate \\u\(hex(value, digits: 4)) followed by \\u\(hex(UInt32(low), digits: 4)),"
+            + " not a low surrogate", at: lowStart)
+      }
+      value = 0x10000 + ((value - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+    }
+    // Valid: surrogates were excluded above and the pair math stays <= 0x10FFFF.
+    scratch.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(value)!)!)
+  }
+
+  private mutating func readHex4() throws(JSONError) -> UInt16 {
+    var value: UInt16 = 0
+    for _ in 0..<4 {
+      guard position < end else {
+        throw JSONError(.syntax, "expected 4 hex digits after \\u, found end of input", at: end)
+      }
+      let byte = bytes[position]
+      let digit: UInt8
+      switch byte {
+      case UInt8.digit0...UInt8.digit9: digit = byte - .digit0
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: throw unexpected(expected: "4 hex digits after \\u")
+      }
+      value = value << 4 | UInt16(digit)
+      position += 1
+    }
+    return value
+  }
+
+  /// Decodes the well-formed UTF-8 sequence at `offset` (RFC 3629: no overlong
+  /// forms, no surrogates, nothing above U+10FFFF). Nil if ill-formed or cut short.
+  func decodeScalar(at offset: Int) -> (Unicode.Scalar, length: Int)? {
+    let lead = bytes[offset]
+    var length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    var value: UInt32
+    switch lead {
+    case 0x00...0x7F: return (Unicode.Scalar(lead), 1)
+    case 0xC2...0xDF: (length, value) = (2, UInt32(lead & 0x1F))
+    case 0xE0: (length, value, low) = (3, UInt32(lead & 0x0F), 0xA0)
+    case 0xED: (length, value, high) = (3, UInt32(lead & 0x0F), 0x9F)
+    case 0xE1...0xEF: (length, value) = (3, UInt32(lead & 0x0F))
+    case 0xF0: (length, value, low) = (4, UInt32(lead & 0x07), 0x90)
+    case 0xF4: (length, value, high) = (4, UInt32(lead & 0x07), 0x8F)
+    case 0xF1...0xF3: (length, value) = (4, UInt32(lead & 0x07))
+    default: return nil
+    }
+    guard offset + length <= end else { return nil }
+    for index in 1..<length {
+      let byte = bytes[offset + index]
+      let (min, max) = index == 1 ? (low, high) : (0x80, 0xBF)
+      guard byte >= min && byte <= max else { return nil }
+      value = value << 6 | UInt32(byte & 0x3F)
+    }
+    guard let scalar = Unicode.Scalar(value) else { return nil }
+    return (scalar, length)
+  }
+}

@@ -1,0 +1,9 @@
+/// Constants of the wire protocol.
+///
+/// ```swift
+/// Reply.success(id: id, fields: ["daemon": "0.1.0", "protocol": JSON(ProtocolInfo.version)])
+/// ```
+public enum ProtocolInfo {
+  /// The protocol version this module speaks, reported by `ping`.
+  public static let version = 1
+}

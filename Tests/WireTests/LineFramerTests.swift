@@ -1,0 +1,146 @@
+import Testing
+import Wire
+
+extension LineFramer {
+  /// Appends `text` and returns every event now available.
+  mutating func feed(_ text: String) -> [Event] {
+    append(contentsOf: Array(text.utf8))
+    return drain()
+  }
+
+  mutating func drain() -> [Event] {
+    var events: [Event] = []
+    while let event = next() { events.append(event) }
+    return events
+  }
+}
+
+func frame(_ text: String) -> LineFramer.Event { .frame(Array(text.utf8)) }
+
+@Suite struct LineFramerTests {
+  @Test func framesSplitAcrossChunks() {
+    var framer = LineFramer()
+    #expect(framer.feed(#"{"op":"#) == [])
+    #expect(framer.bufferedByteCount == 6)
+    #expect(framer.feed(#""ping""#) == [])
+    #expect(framer.feed("}\n") == [frame(#"{"op":"ping"}"#)])
+    #expect(framer.bufferedByteCount == 0)
+    #expect(framer.next() == nil)
+  }
+
+  @Test func byteByByte() {
+    var framer = LineFramer()
+    var events: [LineFramer.Event] = []
+    for byte in "ab\ncd\r\n\nef\n".utf8 {
+      framer.append(contentsOf: [byte])
+      events += framer.drain()
+    }
+    #expect(events == [frame("ab"), frame("cd"), frame("ef")])
+  }
+
+  @Test func severalFramesInOneChunk() {
+    var framer = LineFramer()
+    #expect(framer.feed("one\ntwo\nthree\nfour") == [frame("one"), frame("two"), frame("three")])
+    #expect(framer.bufferedByteCount == 4)
+    #expect(framer.feed("\n") == [frame("four")])
+  }
+
+  @Test func eventsWaitUntilAsked() {
+    var framer = LineFramer()
+    framer.append(contentsOf: Array("a\nb\n".utf8))
+    framer.append(contentsOf: Array("c\n".utf8))
+    #expect(framer.next() == frame("a"))
+    framer.append(contentsOf: Array("d\n".utf8))
+    #expect(framer.drain() == [frame("b"), frame("c"), frame("d")])
+  }
+
+  @Test func crlfAndBlankLines() {
+    var framer = LineFramer()
+    #expect(framer.feed("\n\r\n\n  x\r\ny\r") == [frame("  x")])
+    #expect(framer.feed("\n") == [frame("y")])  // "\r" then "\n" in separate chunks
+    #expect(framer.feed("a\rb\n") == [frame("a\rb")])  // only a trailing "\r" goes
+    #expect(framer.feed("c\r\r\n") == [frame("c\r")])
+  }
+
+  @Test func frameOfExactlyTheLimit() {
+    var framer = LineFramer(maxFrameBytes: 4)
+    #expect(framer.feed("abcd\n") == [frame("abcd")])
+    #expect(framer.feed("abcd\r\n") == [frame("abcd")])
+    #expect(framer.feed("abcd") == [])
+    #expect(framer.feed("\r") == [])  // 5 bytes held: could still end in "\r\n"
+    #expect(framer.feed("\n") == [frame("abcd")])
+    #expect(framer.feed("abcde\n") == [.oversized(5)])
+  }
+
+  @Test func oversizedFrameThenRecovery() {
+    var framer = LineFramer(maxFrameBytes: 8)
+    // Whole line seen at once: its length is known.
+    #expect(framer.feed("ok\n0123456789\nnext\n") == [frame("ok"), .oversized(10), frame("next")])
+    // Line cut across chunks: reported once as soon as it passes the limit.
+    #expect(framer.feed("0123") == [])
+    #expect(framer.feed("456789") == [.oversized(10)])
+    #expect(framer.bufferedByteCount == 0)
+    #expect(framer.feed("more bytes of the same line") == [])
+    #expect(framer.bufferedByteCount == 0)
+    #expect(framer.feed("...end\nafter\n") == [frame("after")])
+  }
+
+  @Test func oversizedTailAfterGoodFramesKeepsOrder() {
+    var framer = LineFramer(maxFrameBytes: 4)
+    framer.append(contentsOf: Array("a\nb\n0123456789".utf8))
+    framer.append(contentsOf: Array("x\nc\n".utf8))
+    #expect(framer.drain() == [frame("a"), frame("b"), .oversized(10), frame("c")])
+  }
+
+  @Test func memoryStaysBoundedWithoutNewlines() {
+    let limit = 1 << 16
+    var framer = LineFramer(maxFrameBytes: limit)
+    let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 4096)
+    var events: [LineFramer.Event] = []
+    var peak = 0
+    for _ in 0..<(10 << 20) / chunk.count {  // 10 MB, never a newline
+      framer.append(contentsOf: chunk)
+      peak = max(peak, framer.bufferedByteCount)
+      events += framer.drain()
+    }
+    #expect(peak <= limit + 1)
+    #expect(framer.bufferedByteCount == 0)
+    #expect(events.count == 1)
+    guard case .oversized(let count) = events.first else {
+      Issue.record("expected one oversized event, got \(events)")
+      return
+    }
+    #expect(count > limit)
+    #expect(framer.feed("\n{\"op\":\"ping\"}\n") == [frame(#"{"op":"ping"}"#)])
+  }
+
+  @Test func memoryStaysBoundedEvenWithoutDraining() {
+    var framer = LineFramer(maxFrameBytes: 1000)
+    let chunk = [UInt8](repeating: 0x41, count: 3000)
+    for _ in 0..<1000 { framer.append(contentsOf: chunk) }
+    #expect(framer.bufferedByteCount == 0)
+    #expect(framer.drain() == [.oversized(3000)])
+  }
+
+  @Test func manyFramesInterleavedWithNextStayOrdered() {
+    var framer = LineFramer()
+    var seen: [LineFramer.Event] = []
+    for index in 0..<1000 {
+      framer.append(contentsOf: Array("\(index)\n\(index)b\n".utf8))
+      if let event = framer.next() { seen.append(event) }  // take one, leave one
+    }
+    seen += framer.drain()
+    let expected = (0..<1000).flatMap { [frame("\($0)"), frame("\($0)b")] }
+    #expect(seen == expected)
+  }
+
+  @Test func rawBufferAppend() {
+    var framer = LineFramer()
+    let bytes = Array("x\ny".utf8)
+    bytes.withUnsafeBytes { framer.append($0) }
+    framer.append(UnsafeRawBufferPointer(start: nil, count: 0))
+    #expect(framer.drain() == [frame("x")])
+    #expect(framer.bufferedByteCount == 1)
+    #expect(framer.maxFrameBytes == 1 << 20)
+  }
+}
