@@ -1,0 +1,78 @@
+import Foundation
+
+/// Where a ``PackageCatalogService`` gets its entries, and how to read them.
+///
+/// ```swift
+/// let index = try CatalogSource.files(["/var/lib/dpkg/status"]).load()
+/// ```
+enum CatalogSource: Sendable {
+  /// Control files, all of which must be readable.
+  case files([String])
+  /// dpkg's status file plus apt's package lists, whichever exist when loading.
+  case system(statusFile: String, listsDirectory: String)
+  /// Ready-made entries (tests, benchmarks, other sources).
+  case entries([App])
+
+  func load() throws(SearchFailure) -> CatalogIndex {
+    switch self {
+    case .entries(let apps):
+      return CatalogIndex(apps)
+    case .files(let paths):
+      return CatalogIndex(try Self.apps(fromFiles: paths))
+    case .system(let statusFile, let listsDirectory):
+      let paths = Self.systemFiles(statusFile: statusFile, listsDirectory: listsDirectory)
+      guard !paths.isEmpty else {
+        throw .catalogUnavailable(path: statusFile, reason: "no such file")
+      }
+      return CatalogIndex(try Self.apps(fromFiles: paths))
+    }
+  }
+
+  /// One app per package name; see ``PackageStanza/precedence``, then the
+  /// first file wins.
+  static func apps(fromFiles paths: [String]) throws(SearchFailure) -> [App] {
+    var chosen: [String: (precedence: Int, app: App)] = [:]
+    for path in paths {
+      for stanza in try stanzas(inFile: path) {
+        guard let app = stanza.app else { continue }
+        if let held = chosen[app.name], held.precedence >= stanza.precedence { continue }
+        chosen[app.name] = (stanza.precedence, app)
+      }
+    }
+    return chosen.values.map(\.app)
+  }
+
+  private static func stanzas(inFile path: String) throws(SearchFailure) -> [PackageStanza] {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw .catalogUnavailable(path: path, reason: reason(for: error))
+    }
+    return data.withUnsafeBytes { ControlFileParser.stanzas(in: $0) }
+  }
+
+  /// The status file first (its entries win ties), then the lists, sorted
+  /// so loading is deterministic. Compressed lists (`*.lz4`) are skipped.
+  static func systemFiles(statusFile: String, listsDirectory: String) -> [String] {
+    let manager = FileManager.default
+    let lists = ((try? manager.contentsOfDirectory(atPath: listsDirectory)) ?? [])
+      .filter { $0.hasSuffix("_Packages") }
+      .sorted()
+      .map { (listsDirectory as NSString).appendingPathComponent($0) }
+    return (manager.fileExists(atPath: statusFile) ? [statusFile] : []) + lists
+  }
+
+  /// The plain OS reason ("No such file or directory") rather than Cocoa's.
+  private static func reason(for error: any Error) -> String {
+    let error = error as NSError
+    if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {
+      return underlying.localizedDescription
+    }
+    switch CocoaError.Code(rawValue: error.code) {
+    case .fileReadNoSuchFile, .fileNoSuchFile: return "No such file or directory"
+    case .fileReadNoPermission: return "Permission denied"
+    default: return error.localizedDescription
+    }
+  }
+}
