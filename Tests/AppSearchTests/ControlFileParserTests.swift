@@ -145,6 +145,17 @@ import Testing
     }
   }
 
+  @Test func preloadReadsTheFilesUpFront() async throws {
+    let directory = try TemporaryDirectory()
+    let service = PackageCatalogService(files: [try directory.write("status", Self.status)])
+    try await service.preload()
+    directory.remove()  // searches now use what was loaded
+    #expect(try await service.search(SearchQuery(term: "vim")).map(\.version) == ["2:9.0.1378-2"])
+    await #expect(throws: SearchFailure.self) {
+      try await PackageCatalogService(files: [directory.path + "/status"]).preload()
+    }
+  }
+
   @Test func failedLoadIsRetriedOnTheNextSearch() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -5,73 +5,124 @@
 /// ```swift
 /// index.search("GTK", limit: 20)  // case-insensitive; nil only if cancelled
 /// ```
+///
+/// Each tier is collected in its own pass, best tier first, and a pass stops
+/// as soon as the result is settled, so popular terms cost little more than
+/// rare ones.
 extension CatalogIndex {
   /// The best `limit` entries for `term`, or nil if the task was cancelled.
   func search(_ term: String, limit: Int) -> [App]? {
     var folded = SearchText.fold(term)
     while folded.last == 0x20 { folded.removeLast() }
-    let leading = folded.prefix { $0 == 0x20 }.count
-    folded.removeFirst(leading)
+    folded.removeFirst(folded.prefix { $0 == 0x20 }.count)
     guard !folded.isEmpty, limit > 0, !apps.isEmpty else { return [] }
-    let limit = min(limit, apps.count)
     let ids = folded.withUnsafeBufferPointer { term in
-      names.withView { names in
-        summaries.withView { summaries in
-          byName.withUnsafeBufferPointer { byName in
-            rank(term, limit: limit, names: names, summaries: summaries, byName: byName)
-          }
-        }
-      }
+      withViews { views in rank(term, limit: min(limit, apps.count), views) }
     }
     return ids?.map { apps[Int($0)] }
   }
 
-  private func rank(
-    _ term: UnsafeBufferPointer<UInt8>, limit: Int, names: ColumnView, summaries: ColumnView,
-    byName: UnsafeBufferPointer<Int32>
-  ) -> [Int32]? {
+  private struct Views {
+    let names: ColumnView
+    let wordStarts: PairIndexView
+    let wordEnds: PairIndexView
+    let summaries: ColumnView
+    let byName: UnsafeBufferPointer<Int32>
+  }
+
+  private func withViews<Result>(_ body: (Views) -> Result) -> Result {
+    names.withView { names in
+      nameWordStarts.withView { wordStarts in
+        nameWordEnds.withView { wordEnds in
+          summaries.withView { summaries in
+            byName.withUnsafeBufferPointer { byName in
+              body(
+                Views(
+                  names: names, wordStarts: wordStarts, wordEnds: wordEnds,
+                  summaries: summaries, byName: byName))
+            }
+          }
+        }
+      }
+    }
+  }
+
+  private func rank(_ term: UnsafeBufferPointer<UInt8>, limit: Int, _ views: Views) -> [Int32]? {
     var tiers = RankedTiers(limit: limit)
-    // Exact and prefix matches form one run in name order.
-    var position = lowerBound(term, names: names, byName: byName)
-    while position < byName.count, ByteSearch.hasPrefix(names.text(Int(byName[position])), term) {
-      let entry = byName[position]
-      tiers.addPrefixMatch(entry, exact: names.text(Int(entry)).count == term.count)
-      position += 1
-    }
+    addPrefixMatches(term, views, &tiers)
     guard !tiers.isSettledAboveSubstring else { return tiers.best }
-    // Entries come in rank order, so each tier's first hits are its best.
-    let finished = names.forEachEntry(containing: term) { entry in
-      let name = names.text(entry)
-      if ByteSearch.hasPrefix(name, term) { return true }  // counted above
-      tiers.addNameMatch(Int32(entry), wholeWord: NameMatch.isWholeWord(term, in: name))
-      return !tiers.isSettledAboveSubstring
-    }
-    guard finished else { return nil }
-    // Below `limit` name matches, none was dropped, so all are in `best`.
+    guard addWordAndSubstringMatches(term, views, &tiers) else { return nil }
     guard !tiers.isFull else { return tiers.best }
+    // Fewer than `limit` name matches: none was dropped, all are in `best`.
     let nameHits = Set(tiers.best)
-    let done = summaries.forEachEntry(containing: term) { entry in
-      if nameHits.contains(Int32(entry)) { return true }
+    let finished = views.summaries.forEachCandidate(containing: term) { entry in
+      let summary = views.summaries.text(entry)
+      if nameHits.contains(Int32(entry))
+        || ByteSearch.firstIndex(of: term, in: summary, from: 0) == nil
+      {
+        return true
+      }
       tiers.addSummaryMatch(Int32(entry))
       return !tiers.isFull
     }
-    return done ? tiers.best : nil
+    return finished ? tiers.best : nil
   }
 
-  /// The first position in `byName` whose name is not below `term`.
-  private func lowerBound(
-    _ term: UnsafeBufferPointer<UInt8>, names: ColumnView, byName: UnsafeBufferPointer<Int32>
-  ) -> Int {
+  /// Exact and prefix matches form one run in name order: binary search.
+  private func addPrefixMatches(
+    _ term: UnsafeBufferPointer<UInt8>, _ views: Views, _ tiers: inout RankedTiers
+  ) {
     var low = 0
-    var high = byName.count
+    var high = views.byName.count
     while low < high {
       let mid = (low + high) >> 1
-      if ByteSearch.compare(names.text(Int(byName[mid])), term) < 0 {
+      if ByteSearch.compare(views.names.text(Int(views.byName[mid])), term) < 0 {
         low = mid + 1
       } else {
         high = mid
       }
     }
-    return low
+    while low < views.byName.count {
+      let entry = views.byName[low]
+      let name = views.names.text(Int(entry))
+      guard ByteSearch.matches(term, in: name, at: 0) else { break }
+      tiers.addPrefixMatch(entry, exact: name.count == term.count)
+      low += 1
+    }
+  }
+
+  /// Whole-word matches first (from the word-boundary indexes), so that the
+  /// substring pass can stop once it holds enough. Entries arrive in rank
+  /// order, so each tier's first hits are its best. False if cancelled.
+  private func addWordAndSubstringMatches(
+    _ term: UnsafeBufferPointer<UInt8>, _ views: Views, _ tiers: inout RankedTiers
+  ) -> Bool {
+    let first = term[0]
+    let last = term[term.count - 1]
+    var required: [UnsafeBufferPointer<Int32>] = []
+    if term.count >= 2 && !SearchText.isSeparator(first) {
+      required.append(views.wordStarts.entries(first, term[1]))
+    }
+    if term.count >= 2 && !SearchText.isSeparator(last) {
+      required.append(views.wordEnds.entries(term[term.count - 2], last))
+    }
+    // One byte, or separators at both ends: a single pass sees every match.
+    let singlePass = required.isEmpty
+    let finished = views.names.forEachCandidate(containing: term, in: required) { entry in
+      switch NameMatch.classify(term, in: views.names.text(entry)) {
+      case .word?: tiers.addWordMatch(Int32(entry))
+      case .substring? where singlePass: tiers.addSubstringMatch(Int32(entry))
+      default: break
+      }
+      return !tiers.isSettledAboveSubstring
+    }
+    guard finished else { return false }
+    guard !singlePass && !tiers.isSettledAboveSubstring else { return true }
+    return views.names.forEachCandidate(containing: term) { entry in
+      if NameMatch.classify(term, in: views.names.text(entry)) == .substring {
+        tiers.addSubstringMatch(Int32(entry))
+      }
+      return !tiers.isFull
+    }
   }
 }

@@ -31,15 +31,25 @@ enum CatalogSource: Sendable {
   /// One app per package name; see ``PackageStanza/precedence``, then the
   /// first file wins.
   static func apps(fromFiles paths: [String]) throws(SearchFailure) -> [App] {
-    var chosen: [String: (precedence: Int, app: App)] = [:]
+    var apps: [App] = []
+    var precedences: [Int] = []
+    var slots: [String: Int] = [:]  // package name → index in `apps`
     for path in paths {
-      for stanza in try stanzas(inFile: path) {
+      let stanzas = try stanzas(inFile: path)
+      slots.reserveCapacity(slots.count + stanzas.count)
+      for stanza in stanzas {
         guard let app = stanza.app else { continue }
-        if let held = chosen[app.name], held.precedence >= stanza.precedence { continue }
-        chosen[app.name] = (stanza.precedence, app)
+        if let slot = slots[app.name] {
+          guard stanza.precedence > precedences[slot] else { continue }
+          (apps[slot], precedences[slot]) = (app, stanza.precedence)
+        } else {
+          slots[app.name] = apps.count
+          apps.append(app)
+          precedences.append(stanza.precedence)
+        }
       }
     }
-    return chosen.values.map(\.app)
+    return apps
   }
 
   private static func stanzas(inFile path: String) throws(SearchFailure) -> [PackageStanza] {

@@ -1,29 +1,35 @@
-/// Word-boundary test for a term found inside (not at the start of) a name.
+/// How a name matches a term, in ranking order.
 ///
 /// ```swift
-/// // "gtk" in "libgtk-3-0": inside a word → substring tier
-/// // "3"   in "libgtk-3-0": between separators → whole-word tier
+/// // term "gtk": "gtk" → .exact, "gtkwave" → .prefix,
+/// //   "ruby-gtk" → .word, "libgtk-3-0" → .substring, "bash" → nil
 /// ```
-enum NameMatch {
-  /// True when some occurrence of `term` in `name` is bounded on both sides
-  /// by a separator (or the name's end). A term that itself starts or ends
-  /// with a separator (e.g. "-dev") supplies that boundary.
-  static func isWholeWord(
+enum NameMatch: Comparable {
+  case exact, prefix, word, substring
+
+  /// Words are separated by ASCII punctuation and spaces (see
+  /// ``SearchText/isSeparator(_:)``); a term that itself starts or ends with
+  /// a separator (e.g. "-dev") supplies that boundary.
+  static func classify(
     _ term: UnsafeBufferPointer<UInt8>, in name: UnsafeBufferPointer<UInt8>
   )
-    -> Bool
+    -> NameMatch?
   {
-    guard let first = term.first, let last = term.last else { return false }
+    guard let first = term.first, let last = term.last,
+      var found = ByteSearch.firstIndex(of: term, in: name, from: 0)
+    else { return nil }
+    if found == 0 { return name.count == term.count ? .exact : .prefix }
     let opensWord = SearchText.isSeparator(first)
     let closesWord = SearchText.isSeparator(last)
-    var position = 0
-    while let found = ByteSearch.firstIndex(of: term, in: name, from: position) {
+    while true {
       let end = found + term.count
-      let leftOK = opensWord || found == 0 || SearchText.isSeparator(name[found - 1])
+      let leftOK = opensWord || SearchText.isSeparator(name[found - 1])
       let rightOK = closesWord || end == name.count || SearchText.isSeparator(name[end])
-      if leftOK && rightOK { return true }
-      position = found + 1
+      if leftOK && rightOK { return .word }
+      guard let next = ByteSearch.firstIndex(of: term, in: name, from: found + 1) else {
+        return .substring
+      }
+      found = next
     }
-    return false
   }
 }

@@ -38,6 +38,12 @@ public final class PackageCatalogService: AppSearchService {
     loader = CatalogLoader(source)
   }
 
+  /// Reads the catalog now rather than on the first search, e.g. at daemon
+  /// start, so that the first user query is fast. Throws like `search`.
+  public func preload() async throws {
+    _ = try await loader.index()
+  }
+
   /// Throws ``SearchFailure/catalogUnavailable(path:reason:)`` when a file
   /// cannot be read, `CancellationError` when the task is cancelled.
   public func search(_ query: SearchQuery) async throws -> [App] {

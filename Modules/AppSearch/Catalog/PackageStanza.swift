@@ -10,17 +10,22 @@ struct PackageStanza: Equatable {
   enum Field {
     case package, version, section, maintainer, description, status, other
 
-    /// Field names are case-insensitive (deb822).
+    private static let names: [(field: Field, name: [UInt8])] = [
+      (.package, Array("package".utf8)), (.version, Array("version".utf8)),
+      (.section, Array("section".utf8)), (.maintainer, Array("maintainer".utf8)),
+      (.description, Array("description".utf8)), (.status, Array("status".utf8)),
+    ]
+
+    /// Field names are case-insensitive (deb822). Compared as bytes: this
+    /// runs for every line of files with millions of lines.
     init(name: UnsafeBufferPointer<UInt8>) {
-      let lowered = String(decoding: name.map { $0 | 0x20 }, as: UTF8.self)
-      switch lowered {
-      case "package": self = .package
-      case "version": self = .version
-      case "section": self = .section
-      case "maintainer": self = .maintainer
-      case "description": self = .description
-      case "status": self = .status
-      default: self = .other
+      self = .other
+      for candidate in Self.names where candidate.name.count == name.count {
+        // `| 0x20` lowercases ASCII letters and never turns a non-letter into one.
+        if zip(name, candidate.name).allSatisfy({ $0 | 0x20 == $1 }) {
+          self = candidate.field
+          return
+        }
       }
     }
   }

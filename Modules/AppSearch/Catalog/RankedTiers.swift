@@ -1,13 +1,13 @@
 /// Collects hits per match tier and knows when the top `limit` are settled.
 ///
 /// Each tier keeps its entries in ascending (= rank) order, capped at
-/// `limit`. The search adds all exact and prefix matches first, then word and
-/// substring matches in rank order, then summary matches in rank order.
+/// `limit`. The search adds all exact and prefix matches first, then word
+/// matches, then substring matches, then summary matches, each in rank order.
 ///
 /// ```swift
 /// var tiers = RankedTiers(limit: 2)
 /// tiers.addPrefixMatch(7, exact: true)
-/// tiers.addNameMatch(3, wholeWord: false)
+/// tiers.addSubstringMatch(3)
 /// tiers.best  // [7, 3]
 /// ```
 struct RankedTiers {
@@ -47,13 +47,14 @@ struct RankedTiers {
     prefix.insert(entry, at: slot)
   }
 
-  /// Word and substring matches arrive in rank order.
-  mutating func addNameMatch(_ entry: Int32, wholeWord: Bool) {
-    if wholeWord {
-      word.append(entry)
-    } else if substring.count < limit {
-      substring.append(entry)
-    }
+  /// Word matches arrive in rank order.
+  mutating func addWordMatch(_ entry: Int32) {
+    if word.count < limit { word.append(entry) }
+  }
+
+  /// Substring matches arrive in rank order.
+  mutating func addSubstringMatch(_ entry: Int32) {
+    if substring.count < limit { substring.append(entry) }
   }
 
   mutating func addSummaryMatch(_ entry: Int32) {
