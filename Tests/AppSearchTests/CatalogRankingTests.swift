@@ -100,6 +100,33 @@ import Testing
   }
 }
 
+extension CatalogRankingTests {
+  /// Big enough for the long-prefix-run strategy (over 1,024 "l…" names).
+  @Test func largeCatalogAgreesWithReferenceRanking() async throws {
+    var random = SplitMix64(seed: 0xb16)
+    let generated = (0..<1600).map { index in
+      let stem = random.text(from: "abcdefg", length: 1...5)
+      let name = ["lib\(stem)\(index % 7)", "lib\(stem)-dev", "lib-\(stem)", stem][index % 4]
+      return App(
+        id: Int64(index), name: name, summary: random.text(from: "abc lib-", length: 0...20))
+    }
+    let apps = generated + [App(id: 9000, name: "Lib"), App(id: 9001, name: "l")]
+    let service = PackageCatalogService(entries: apps)
+    let reference = ReferenceRanking(apps)
+    let fixed = ["l", "li", "lib", "LIB", "libc", "lib-", "-dev", "a", "ab", "py", "b-d"]
+    let pieces = (0..<12).map { _ in random.piece(of: apps.randomElement(using: &random)!.name) }
+    for term in fixed + pieces {
+      // A shorter limit must give a prefix of the longer ranking.
+      let expected = reference.search(term, limit: 300).map(\.label)
+      for limit in [1, 20, 300] {
+        let found = try await service.search(SearchQuery(term: term, limit: limit))
+        #expect(
+          found.map(\.label) == Array(expected.prefix(limit)), "term \"\(term)\", limit \(limit)")
+      }
+    }
+  }
+}
+
 /// The ranking written the obvious way: classify every entry, sort, cut.
 struct ReferenceRanking {
   private let entries: [(app: App, name: [UInt8], summary: [UInt8])]

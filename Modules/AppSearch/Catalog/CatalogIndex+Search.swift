@@ -68,27 +68,50 @@ extension CatalogIndex {
     return finished ? tiers.best : nil
   }
 
-  /// Exact and prefix matches form one run in name order: binary search.
+  /// Exact and prefix matches form one run in name order, found by binary
+  /// search. A long run (say "lib") is not walked: walking entries in rank
+  /// order finds its best `limit` members after about `limit × count / run`.
   private func addPrefixMatches(
     _ term: UnsafeBufferPointer<UInt8>, _ views: Views, _ tiers: inout RankedTiers
   ) {
-    var low = 0
-    var high = views.byName.count
-    while low < high {
-      let mid = (low + high) >> 1
-      if ByteSearch.compare(views.names.text(Int(views.byName[mid])), term) < 0 {
-        low = mid + 1
-      } else {
-        high = mid
+    let byName = views.byName
+    let hasPrefix = { (entry: Int32) in
+      ByteSearch.matches(term, in: views.names.text(Int(entry)), at: 0)
+    }
+    let lower = partition(byName, from: 0) {
+      ByteSearch.compare(views.names.text(Int($0)), term) < 0
+    }
+    let upper = partition(byName, from: lower, hasPrefix)
+    if upper - lower > max(Self.longPrefixRun, tiers.limit) {
+      var entry: Int32 = 0
+      // Ends early: the run holds more than `limit` entries.
+      while !tiers.isSettledAboveSubstring && Int(entry) < byName.count {
+        if hasPrefix(entry) {
+          tiers.addPrefixMatch(entry, exact: views.names.text(Int(entry)).count == term.count)
+        }
+        entry += 1
+      }
+    } else {
+      for entry in byName[lower..<upper] {
+        tiers.addPrefixMatch(entry, exact: views.names.text(Int(entry)).count == term.count)
       }
     }
-    while low < views.byName.count {
-      let entry = views.byName[low]
-      let name = views.names.text(Int(entry))
-      guard ByteSearch.matches(term, in: name, at: 0) else { break }
-      tiers.addPrefixMatch(entry, exact: name.count == term.count)
-      low += 1
+  }
+
+  /// Above this many prefix matches, walking in rank order is cheaper.
+  private static let longPrefixRun = 1024
+
+  /// The first index at or after `start` where `isBelow` turns false.
+  private func partition(
+    _ list: UnsafeBufferPointer<Int32>, from start: Int, _ isBelow: (Int32) -> Bool
+  ) -> Int {
+    var low = start
+    var high = list.count
+    while low < high {
+      let mid = (low + high) >> 1
+      if isBelow(list[mid]) { low = mid + 1 } else { high = mid }
     }
+    return low
   }
 
   /// Whole-word matches first (from the word-boundary indexes), so that the
