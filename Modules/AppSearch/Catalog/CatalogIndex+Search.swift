@@ -24,8 +24,8 @@ extension CatalogIndex {
 
   private struct Views {
     let names: ColumnView
-    let wordStarts: PairIndexView
-    let wordEnds: PairIndexView
+    let wordStarts: GramIndexView
+    let wordEnds: GramIndexView
     let summaries: ColumnView
     let byName: UnsafeBufferPointer<Int32>
   }

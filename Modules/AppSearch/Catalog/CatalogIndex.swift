@@ -14,8 +14,8 @@ struct CatalogIndex: Sendable {
   let names: TextColumn
   /// Where words begin and end in names, to find whole-word matches without
   /// looking at every name that merely contains the term.
-  let nameWordStarts: PairIndex
-  let nameWordEnds: PairIndex
+  let nameWordStarts: GramIndex
+  let nameWordEnds: GramIndex
   let summaries: TextColumn
   /// Entries sorted by folded name bytes, for finding prefix matches by
   /// binary search instead of by scanning.
@@ -41,8 +41,8 @@ struct CatalogIndex: Sendable {
     let nameHeads = order.map { heads[$0] }
     let column = TextColumn(names)
     self.names = column
-    nameWordStarts = PairIndex(column.bytes, column.starts, at: .wordStart)
-    nameWordEnds = PairIndex(column.bytes, column.starts, at: .wordEnd)
+    nameWordStarts = GramIndex(column.bytes, column.starts, .wordStartPairs)
+    nameWordEnds = GramIndex(column.bytes, column.starts, .wordEndPairs)
     summaries = TextColumn(apps.map { SearchText.fold($0.summary ?? "") })
     byName = (0..<Int32(names.count)).sorted { left, right in
       let (l, r) = (Int(left), Int(right))

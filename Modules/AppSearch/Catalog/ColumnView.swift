@@ -11,7 +11,8 @@
 struct ColumnView {
   let bytes: UnsafeBufferPointer<UInt8>
   let starts: UnsafeBufferPointer<Int>
-  let pairs: PairIndexView
+  let pairs: GramIndexView
+  let triples: GramIndexView
 
   /// How often (in candidates) long loops look for task cancellation.
   private static let cancellationStride = 1024
@@ -52,17 +53,24 @@ struct ColumnView {
     return true
   }
 
-  /// Walks the shortest list (of the term's pairs and `required`) and keeps
-  /// entries that are also in the next three shortest.
+  /// Walks the shortest list (of the term's pairs, or triples if it has
+  /// any, and `required`) and keeps entries that are also in the next three.
   private func intersect(
     _ term: UnsafeBufferPointer<UInt8>, _ required: [UnsafeBufferPointer<Int32>],
     _ body: (Int) -> Bool
   ) -> Bool {
     var lists = required
-    for index in 1..<term.count {
-      let list = pairs.entries(term[index - 1], term[index])
+    func add(_ list: UnsafeBufferPointer<Int32>) {
+      // The same gram twice ("etet") would only repeat work.
       if !lists.contains(where: { $0.baseAddress == list.baseAddress && $0.count == list.count }) {
         lists.append(list)
+      }
+    }
+    if term.count == 2 {
+      add(pairs.entries(term[0], term[1]))
+    } else {
+      for index in 0...(term.count - 3) {
+        add(triples.entries(GramIndex.key(term[index], term[index + 1], term[index + 2])))
       }
     }
     lists.sort { $0.count < $1.count }

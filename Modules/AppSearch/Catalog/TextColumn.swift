@@ -1,6 +1,6 @@
 /// One text per catalog entry (all names, or all summaries), folded and
-/// stored back to back with a pair index, so a search touches a few
-/// contiguous arrays instead of 60,000 `String`s.
+/// stored back to back with pair and triple indexes, so a search touches a
+/// few contiguous arrays instead of 60,000 `String`s.
 ///
 /// ```swift
 /// let names = TextColumn(["bash", "zsh"].map { SearchText.fold($0) })
@@ -12,7 +12,8 @@ struct TextColumn: Sendable {
   let bytes: [UInt8]
   /// `starts[i]` is where entry `i` begins; one extra element marks the end.
   let starts: [Int]
-  private let pairs: PairIndex
+  private let pairs: GramIndex
+  private let triples: GramIndex
 
   init(_ texts: [[UInt8]]) {
     var bytes: [UInt8] = []
@@ -26,7 +27,8 @@ struct TextColumn: Sendable {
     }
     self.bytes = bytes
     self.starts = starts
-    pairs = PairIndex(bytes, starts, at: .anywhere)
+    pairs = GramIndex(bytes, starts, .pairs)
+    triples = GramIndex(bytes, starts, .triples)
   }
 
   var count: Int { starts.count - 1 }
@@ -35,7 +37,9 @@ struct TextColumn: Sendable {
     bytes.withUnsafeBufferPointer { bytes in
       starts.withUnsafeBufferPointer { starts in
         pairs.withView { pairs in
-          body(ColumnView(bytes: bytes, starts: starts, pairs: pairs))
+          triples.withView { triples in
+            body(ColumnView(bytes: bytes, starts: starts, pairs: pairs, triples: triples))
+          }
         }
       }
     }
