@@ -1,5 +1,5 @@
 /// Ranking: exact name > name prefix > whole word in name > substring of
-/// name > substring of summary; ties go to the shorter, then alphabetically
+/// name > substring of summary (see ``NameMatch``); ties go to the shorter, then alphabetically
 /// first name (the storage order, see ``CatalogIndex``).
 ///
 /// ```swift
@@ -68,9 +68,10 @@ extension CatalogIndex {
     return finished ? tiers.best : nil
   }
 
-  /// Exact and prefix matches form one run in name order, found by binary
-  /// search. A long run (say "lib") is not walked: walking entries in rank
-  /// order finds its best `limit` members after about `limit × count / run`.
+  /// Names starting with the term (the exact match included) form one run
+  /// in name order, found by binary search. A long run (say "lib", with
+  /// thousands) is not read whole: reading entries in rank order until
+  /// `limit` of them match takes about `limit × entries / run` steps.
   private func addPrefixMatches(
     _ term: UnsafeBufferPointer<UInt8>, _ views: Views, _ tiers: inout RankedTiers
   ) {
@@ -82,19 +83,15 @@ extension CatalogIndex {
       ByteSearch.compare(views.names.text(Int($0)), term) < 0
     }
     let upper = partition(byName, from: lower, hasPrefix)
-    if upper - lower > max(Self.longPrefixRun, tiers.limit) {
-      var entry: Int32 = 0
-      // Ends early: the run holds more than `limit` entries.
-      while !tiers.isSettledAboveSubstring && Int(entry) < byName.count {
-        if hasPrefix(entry) {
-          tiers.addPrefixMatch(entry, exact: views.names.text(Int(entry)).count == term.count)
-        }
-        entry += 1
-      }
-    } else {
-      for entry in byName[lower..<upper] {
-        tiers.addPrefixMatch(entry, exact: views.names.text(Int(entry)).count == term.count)
-      }
+    guard upper - lower > max(Self.longPrefixRun, tiers.limit) else {
+      for entry in byName[lower..<upper] { tiers.addPrefixMatch(entry) }
+      return
+    }
+    // Stops early: the run holds more than `limit` entries.
+    var entry: Int32 = 0
+    while !tiers.isSettledAboveSubstring && Int(entry) < byName.count {
+      if hasPrefix(entry) { tiers.addPrefixMatch(entry) }
+      entry += 1
     }
   }
 

@@ -22,7 +22,7 @@ enum CatalogSource: Sendable {
     case .system(let statusFile, let listsDirectory):
       let paths = Self.systemFiles(statusFile: statusFile, listsDirectory: listsDirectory)
       guard !paths.isEmpty else {
-        throw .catalogUnavailable(path: statusFile, reason: "no such file")
+        throw .catalogUnavailable(path: statusFile, reason: "No such file or directory")
       }
       return CatalogIndex(try Self.apps(fromFiles: paths))
     }
@@ -63,7 +63,8 @@ enum CatalogSource: Sendable {
   }
 
   /// The status file first (its entries win ties), then the lists, sorted
-  /// so loading is deterministic. Compressed lists (`*.lz4`) are skipped.
+  /// so loading is deterministic. Compressed lists (`*_Packages.lz4`, `.gz`,
+  /// as Docker images keep them) are skipped: Foundation cannot inflate them.
   static func systemFiles(statusFile: String, listsDirectory: String) -> [String] {
     let manager = FileManager.default
     let lists = ((try? manager.contentsOfDirectory(atPath: listsDirectory)) ?? [])

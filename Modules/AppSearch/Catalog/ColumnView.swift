@@ -3,7 +3,7 @@
 /// ```swift
 /// column.withView { view in
 ///   view.forEachCandidate(containing: term) { entry in
-///     print(entry, ByteSearch.contains(view.text(entry), term))
+///     let found = ByteSearch.firstIndex(of: term, in: view.text(entry), from: 0) != nil
 ///     return true  // keep going
 ///   }
 /// }
@@ -22,9 +22,9 @@ struct ColumnView {
   }
 
   /// Calls `body` in ascending order with every entry that may contain
-  /// `term` (the caller checks), until `body` returns false. Entries not in
-  /// every list of `required` are skipped. Returns false only if the task
-  /// was cancelled meanwhile.
+  /// `term` (the caller checks), until `body` returns false. For terms of
+  /// two or more bytes, entries missing from a list in `required` are
+  /// skipped. Returns false only if the task was cancelled meanwhile.
   func forEachCandidate(
     containing term: UnsafeBufferPointer<UInt8>, in required: [UnsafeBufferPointer<Int32>] = [],
     _ body: (Int) -> Bool

@@ -15,6 +15,8 @@ import Glibc
 /// accepted, lines without a colon are skipped, unknown fields are ignored,
 /// and invalid UTF-8 is decoded lossily (as U+FFFD) instead of failing.
 enum ControlFileParser {
+  private typealias Bytes = UnsafeBufferPointer<UInt8>
+
   static func stanzas(in data: UnsafeRawBufferPointer) -> [PackageStanza] {
     let bytes = data.bindMemory(to: UInt8.self)
     var stanzas: [PackageStanza] = []
@@ -34,8 +36,7 @@ enum ControlFileParser {
       } else if first == 0x20 || first == 0x09 {
         current.continue(field, with: text(bytes, trimmed(bytes, line)))
       } else if let colon = line.first(where: { bytes[$0] == 0x3a }) {
-        field = PackageStanza.Field(
-          name: UnsafeBufferPointer(rebasing: bytes[line.lowerBound..<colon]))
+        field = PackageStanza.Field(name: Bytes(rebasing: bytes[line.lowerBound..<colon]))
         current.set(field, to: text(bytes, trimmed(bytes, (colon + 1)..<line.upperBound)))
       } else {
         field = .other  // not a field: ignore it and whatever continues it
@@ -45,7 +46,7 @@ enum ControlFileParser {
     return stanzas
   }
 
-  private static func nextNewline(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  private static func nextNewline(in bytes: Bytes, from start: Int) -> Int {
     guard let base = bytes.baseAddress,
       let hit = memchr(base + start, 0x0a, bytes.count - start)
     else { return bytes.count }
@@ -56,22 +57,18 @@ enum ControlFileParser {
 
   /// Whitespace-only lines end a stanza too, as in python-debian: a stray
   /// space must not glue two packages together.
-  private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Bool {
+  private static func isBlank(_ bytes: Bytes, _ line: Range<Int>) -> Bool {
     line.allSatisfy { isSpace(bytes[$0]) }
   }
 
-  private static func trimmed(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
-  )
-    -> Range<Int>
-  {
+  private static func trimmed(_ bytes: Bytes, _ range: Range<Int>) -> Range<Int> {
     var range = range
     while let first = range.first, isSpace(bytes[first]) { range = range.dropFirst() }
     while let last = range.last, isSpace(bytes[last]) { range = range.dropLast() }
     return range
   }
 
-  private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
-    String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+  private static func text(_ bytes: Bytes, _ range: Range<Int>) -> String {
+    String(decoding: Bytes(rebasing: bytes[range]), as: UTF8.self)
   }
 }

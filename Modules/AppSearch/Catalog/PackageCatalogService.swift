@@ -8,7 +8,8 @@
 /// let synthetic = PackageCatalogService(entries: [App(id: 1, name: "demo")])
 /// ```
 ///
-/// The catalog is read on the first search (later ones reuse it) and ranked
+/// The catalog is read on the first search or ``preload()`` (later searches
+/// reuse it; about 0.7 s of CPU for Debian's 64,000 packages) and ranked
 /// case-insensitively: exact name, name prefix, whole word in the name
 /// (words split on `-` `.` `+` `_` and other punctuation), substring of the
 /// name, then substring of the summary; ties go to the shorter name, then
@@ -16,7 +17,7 @@
 /// so they are the same on every run.
 public final class PackageCatalogService: AppSearchService {
   /// `/var/lib/dpkg/status` plus `/var/lib/apt/lists/*_Packages`, shared so
-  /// the catalog is read once per process.
+  /// the catalog is read once per process (and kept for its lifetime).
   public static let system = PackageCatalogService(
     source: .system(statusFile: "/var/lib/dpkg/status", listsDirectory: "/var/lib/apt/lists"))
 
@@ -45,7 +46,9 @@ public final class PackageCatalogService: AppSearchService {
   }
 
   /// Throws ``SearchFailure/catalogUnavailable(path:reason:)`` when a file
-  /// cannot be read, `CancellationError` when the task is cancelled.
+  /// cannot be read, `CancellationError` when the task is cancelled. A task
+  /// cancelled while the catalog loads throws when the load ends (the load
+  /// goes on, for the next search).
   public func search(_ query: SearchQuery) async throws -> [App] {
     guard !query.isEmpty else { return [] }
     let index = try await loader.index()
