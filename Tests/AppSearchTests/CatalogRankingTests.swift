@@ -39,6 +39,7 @@ import Testing
     let expected = try await names("gtk")
     #expect(try await names("GTK") == expected)
     #expect(try await names("  gTk\t") == expected)
+    #expect(try await names("\u{00A0}gtk\u{3000}") == expected)  // Unicode spaces too
   }
 
   @Test func respectsLimit() async throws {

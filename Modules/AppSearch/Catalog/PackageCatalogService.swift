@@ -53,7 +53,7 @@ public final class PackageCatalogService: AppSearchService {
     guard !query.isEmpty else { return [] }
     let index = try await loader.index()
     try Task.checkCancellation()
-    guard let apps = index.search(query.term, limit: query.limit) else {
+    guard let apps = index.search(query.trimmedTerm, limit: query.limit) else {
       throw CancellationError()
     }
     return apps
