@@ -53,8 +53,10 @@ struct ColumnView {
     return true
   }
 
-  /// Walks the shortest list (of the term's pairs, or triples if it has
-  /// any, and `required`) and keeps entries that are also in the next three.
+  /// Walks the shortest list (of the term's pairs and triples, and
+  /// `required`) and keeps entries that are also in the next three. Pairs
+  /// are exact, so they also cover a triple whose hash collides with a
+  /// common one.
   private func intersect(
     _ term: UnsafeBufferPointer<UInt8>, _ required: [UnsafeBufferPointer<Int32>],
     _ body: (Int) -> Bool
@@ -66,10 +68,9 @@ struct ColumnView {
         lists.append(list)
       }
     }
-    if term.count == 2 {
-      add(pairs.entries(term[0], term[1]))
-    } else {
-      for index in 0...(term.count - 3) {
+    for index in 0..<(term.count - 1) {
+      add(pairs.entries(term[index], term[index + 1]))
+      if index + 2 < term.count {
         add(triples.entries(GramIndex.key(term[index], term[index + 1], term[index + 2])))
       }
     }
