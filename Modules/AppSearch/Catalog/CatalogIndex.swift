@@ -52,8 +52,6 @@ struct CatalogIndex: Sendable {
     }
   }
 
-  var count: Int { apps.count }
-
   /// The first 8 bytes, big-endian, zero-padded: orders like the bytes do
   /// (folded text has no 0 bytes, so padding puts a prefix first).
   private static func head(_ text: [UInt8]) -> UInt64 {

@@ -4,8 +4,9 @@
 /// ```swift
 /// // texts "gtk-doc" and "libgtk", stored as in ``TextColumn``:
 /// let bytes = Array("gtk-doc\0libgtk\0".utf8), starts = [0, 8, 15]
-/// GramIndex(bytes, starts, .pairs).view.entries("g", "t")           // [0, 1]
-/// GramIndex(bytes, starts, .wordStartPairs).view.entries("g", "t")  // [0]
+/// let g = UInt8(ascii: "g"), t = UInt8(ascii: "t")
+/// GramIndex(bytes, starts, .pairs).withView { $0.entries(g, t) }           // [0, 1]
+/// GramIndex(bytes, starts, .wordStartPairs).withView { $0.entries(g, t) }  // [0]
 /// ```
 ///
 /// Pairs are keyed exactly (65,536 keys). Triples are hashed onto 65,536

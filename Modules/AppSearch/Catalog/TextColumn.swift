@@ -31,8 +31,6 @@ struct TextColumn: Sendable {
     triples = GramIndex(bytes, starts, .triples)
   }
 
-  var count: Int { starts.count - 1 }
-
   func withView<Result>(_ body: (ColumnView) -> Result) -> Result {
     bytes.withUnsafeBufferPointer { bytes in
       starts.withUnsafeBufferPointer { starts in

@@ -30,8 +30,8 @@ public final class ITunesSearchService: AppSearchService {
     self.baseURL = baseURL
     self.timeout = timeout
     let configuration = URLSessionConfiguration.ephemeral
-    // A backstop only (HTTPFetch enforces `timeout`): whole seconds, above it,
-    // because this Foundation rounds sub-second values down to zero.
+    // A backstop only (HTTPFetch enforces `timeout`), set well above it:
+    // this Foundation truncates to whole seconds, so 0.5 s would fire at once.
     let seconds = Double(timeout.components.seconds) + 3
     configuration.timeoutIntervalForRequest = seconds
     configuration.timeoutIntervalForResource = seconds
