@@ -273,6 +273,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
 
   // MARK: Undo and redo
 
+  /// Whether this bloc keeps history for undo and redo (it was created with a `history` limit).
+  public var keepsHistory: Bool { core.withLock { $0.history != nil } }
+
   /// Whether ``undo()`` would change the state.
   public var canUndo: Bool { core.withLock { !($0.history?.past.isEmpty ?? true) } }
   /// Whether ``redo()`` would change the state.

@@ -75,7 +75,8 @@ extension Bloc {
   /// Decides what happens to a newly added job according to its handler's transformer.
   func admit(_ job: Job, _ registration: Registration, into dispatch: inout Dispatch) {
     let kind = job.event.kind
-    var lane = dispatch.lanes[kind] ?? Lane()
+    // Taken out of the dictionary so that pushing onto its queue does not copy the queue.
+    var lane = dispatch.lanes.removeValue(forKey: kind) ?? Lane()
     switch registration.transformer.strategy {
     case .concurrent:
       dispatch.activeWork += 1
@@ -225,8 +226,9 @@ extension Bloc {
 
   private func fire(_ kind: Event.Kind, timer id: UInt64) {
     let waiters = dispatch.withLock { dispatch -> [CheckedContinuation<Bool, Never>] in
-      guard dispatch.timers.removeValue(forKey: id) != nil, var lane = dispatch.lanes[kind],
-        lane.timer == id, let registration = dispatch.handlers[kind]
+      guard dispatch.timers.removeValue(forKey: id) != nil, dispatch.lanes[kind]?.timer == id,
+        var lane = dispatch.lanes.removeValue(forKey: kind),
+        let registration = dispatch.handlers[kind]
       else { return dispatch.takeSettleWaiters() }
       lane.timer = nil
       if let job = lane.pending {

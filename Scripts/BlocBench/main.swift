@@ -2,6 +2,7 @@
 // run. Run through Scripts/bench (release build). A benchmark, never a test.
 import BlocCore
 import Dispatch
+import Glibc
 
 final class Plain {
   var count = 0
@@ -55,6 +56,8 @@ func subscribe(_ bloc: BlocBase<Int>, count: Int) -> [Task<Void, Never>] {
 }
 
 let scale = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1
+// For profiling one case: `bloc-bench 1 cubit` or `bloc-bench 1 bloc`.
+let only = CommandLine.arguments.dropFirst(2).first
 let n = 200_000 * scale
 
 let plain = await rate(n * 10) { n in
@@ -79,23 +82,28 @@ func line(_ name: String, _ value: Double) {
       + "  \(String(format: "%6.1f", ratio))× actor call")
 }
 
-print("floors")
-line("plain method call (final class)", plain)
-line("actor-to-actor call", actorCall)
-line("AsyncStream hand-off", handOff)
+if only == nil {
+  print("floors")
+  line("plain method call (final class)", plain)
+  line("actor-to-actor call", actorCall)
+  line("AsyncStream hand-off", handOff)
 
-print("Cubit emit")
-for subscribers in [0, 1, 100] {
-  let value = await rate(n) { n in
-    let cubit = BenchCubit()
-    let tasks = subscribe(cubit, count: subscribers)
-    for _ in 0..<n { cubit.increment() }
-    await cubit.close()
-    for task in tasks { await task.value }
-  }
-  line("  \(subscribers) subscribers", value)
 }
+if only == nil || only == "cubit" {
+  print("Cubit emit")
+  for subscribers in [0, 1, 100] {
+    let value = await rate(n) { n in
+      let cubit = BenchCubit()
+      let tasks = subscribe(cubit, count: subscribers)
+      for _ in 0..<n { cubit.increment() }
+      await cubit.close()
+      for task in tasks { await task.value }
+    }
+    line("  \(subscribers) subscribers", value)
+  }
 
+}
+if only == "cubit" { exit(0) }
 print("Bloc add → new state (sequential)")
 var blocRates: [Int: Double] = [:]
 for subscribers in [0, 1, 100] {
