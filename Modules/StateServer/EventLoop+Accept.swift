@@ -60,8 +60,9 @@ extension EventLoop {
   private func refuse(_ fd: Int32, peer: PeerCredentials) {
     let message =
       "uid \(peer.uid) may not use this daemon; it serves only uid \(configuration.allowedUID)"
-    let line = Array(
-      #"{"ok":false,"error":{"code":"permission_denied","message":"\#(message)"}}"#.utf8) + [10]
+    let line =
+      Array(
+        #"{"ok":false,"error":{"code":"permission_denied","message":"\#(message)"}}"#.utf8) + [10]
     // A fresh socket's buffer always has room for one short line, so this cannot block.
     _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, LinuxSymbols.sendFlags) }
     close(fd)
@@ -106,7 +107,9 @@ extension EventLoop {
   /// returning the reply it is owed followed by EOF.
   func closeGracefully(_ io: ConnectionIO) {
     for _ in 0..<16 {
-      if recv(io.fd, readBuffer.baseAddress, readBuffer.count, LinuxSymbols.receiveFlags) <= 0 { break }
+      if recv(io.fd, readBuffer.baseAddress, readBuffer.count, LinuxSymbols.receiveFlags) <= 0 {
+        break
+      }
     }
     closeConnection(io)
   }

@@ -131,7 +131,8 @@ final class EventLoop {
     }
     guard let deadline else { return -1 }
     let remaining = ContinuousClock.now.duration(to: deadline)
-    let milliseconds = remaining.components.seconds * 1000 + remaining.components.attoseconds
+    let milliseconds =
+      remaining.components.seconds * 1000 + remaining.components.attoseconds
       / 1_000_000_000_000_000
     return Int32(clamping: max(1, milliseconds + 1))  // +1: never wake just before it
   }

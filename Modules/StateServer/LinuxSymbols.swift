@@ -7,14 +7,17 @@ import Glibc
 /// `dlsym` and called through correctly typed C function pointers.
 enum LinuxSymbols {
   typealias EpollCreate1 = @Sendable @convention(c) (Int32) -> Int32
-  typealias EpollCtl = @Sendable @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) ->
+  typealias EpollCtl =
+    @Sendable @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) ->
     Int32
-  typealias EpollWait = @Sendable @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) ->
+  typealias EpollWait =
+    @Sendable @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) ->
     Int32
   typealias EventFD = @Sendable @convention(c) (UInt32, Int32) -> Int32
-  typealias Accept4 = @Sendable @convention(c) (
-    Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32
-  ) -> Int32
+  typealias Accept4 =
+    @Sendable @convention(c) (
+      Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32
+    ) -> Int32
 
   static let epollCreate1 = resolve("epoll_create1", as: EpollCreate1.self)
   static let epollCtl = resolve("epoll_ctl", as: EpollCtl.self)

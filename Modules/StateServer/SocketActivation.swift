@@ -8,7 +8,9 @@ public enum SocketActivation {
 
   /// The inherited listening descriptor when LISTEN_PID names `processID` and
   /// LISTEN_FDS is at least 1; nil otherwise. Extra descriptors are ignored.
-  public static func inheritedDescriptor(environment: [String: String], processID: Int32)
+  public static func inheritedDescriptor(
+    environment: [String: String], processID: Int32
+  )
     -> Int32?
   {
     guard let pid = environment["LISTEN_PID"].flatMap({ Int32($0) }), pid == processID,
