@@ -17,6 +17,10 @@ public final class Connection: Sendable {
   let fd: Int32
   private let waker: LoopWaker
   private let state = Mutex(State())
+  /// Mirrors of `State` for the loop's per-frame check and for `queuedByteCount`,
+  /// written under the lock and read without it (advisory: used for backpressure).
+  private let queuedTotal = Atomic(0)
+  private let closing = Atomic(false)
 
   struct State {
     var queue = OutboundQueue()
@@ -55,6 +59,7 @@ public final class Connection: Sendable {
     let needsSchedule = state.withLock { state -> Bool in
       guard !state.closed, !state.closeRequested else { return false }
       state.closeRequested = true
+      closing.store(true, ordering: .relaxed)
       return markScheduled(&state)
     }
     if needsSchedule { waker.schedule(self) }
@@ -62,7 +67,7 @@ public final class Connection: Sendable {
 
   /// Bytes queued for this connection and not yet accepted by the kernel.
   public var queuedByteCount: Int {
-    state.withLock { $0.queue.byteCount + $0.inFlight }
+    queuedTotal.load(ordering: .relaxed)
   }
 
   /// True once the socket is closed (by either side or by the server).
@@ -74,9 +79,14 @@ public final class Connection: Sendable {
     let needsSchedule = state.withLock { state -> Bool in
       guard !state.closed, !state.closeRequested else { return false }
       body(&state.queue)
+      publishTotal(state)
       return markScheduled(&state)
     }
     if needsSchedule { waker.schedule(self) }
+  }
+
+  private func publishTotal(_ state: borrowing State) {
+    queuedTotal.store(state.queue.byteCount + state.inFlight, ordering: .relaxed)
   }
 
   private func markScheduled(_ state: inout State) -> Bool {
@@ -102,6 +112,7 @@ public final class Connection: Sendable {
   func didWrite(_ count: Int) -> Int {
     state.withLock { state in
       state.inFlight -= count
+      publishTotal(state)
       return state.queue.byteCount + state.inFlight
     }
   }
@@ -109,10 +120,10 @@ public final class Connection: Sendable {
   /// Whether the loop may deliver another frame: not when closing, and not while more
   /// than `limit` bytes are queued (backpressure).
   func readGate(limit: Int) -> ReadGate {
-    state.withLock { state in
-      if state.closeRequested || state.closed { return .stop }
-      return state.queue.byteCount + state.inFlight > limit ? .pause : .proceed
-    }
+    // Lock-free: this runs before every frame. A close requested on the loop thread
+    // (by the delegate) is always seen; one from elsewhere may let one more frame by.
+    if closing.load(ordering: .relaxed) { return .stop }
+    return queuedTotal.load(ordering: .relaxed) > limit ? .pause : .proceed
   }
 
   /// Marks the connection closed and drops whatever is still queued.
@@ -121,6 +132,8 @@ public final class Connection: Sendable {
       state.closed = true
       state.queue.removeAll()
       state.inFlight = 0
+      publishTotal(state)
+      closing.store(true, ordering: .relaxed)
     }
   }
 }

@@ -6,12 +6,24 @@ extension EventLoop {
   func flush(_ io: ConnectionIO) {
     let connection = io.connection
     var sends = 0
-    var queued = Int.max
+    var queued = Int.max  // unknown until the first write
+    var closeRequested = false
     while io.isOpen {
       if !io.hasUnwrittenBytes {
+        if queued == 0 {
+          // Everything taken was written and nothing new arrived: skip another take.
+          // (Bytes queued after the last take re-schedule this connection.)
+          io.waitingForWritable = false
+          if closeRequested {
+            closeGracefully(io)
+            return
+          }
+          break
+        }
         recycleWriteBuffer(io)
-        let (moved, closeRequested) = connection.takeOutbound(
+        let (moved, closing) = connection.takeOutbound(
           into: &io.out, budget: Self.writeBudgetBytes)
+        closeRequested = closing
         if moved == 0 {
           io.waitingForWritable = false
           if closeRequested {

@@ -116,6 +116,8 @@ public final class Server: Sendable {
     let delegate = self.delegate
     let drain = self.drain
     let thread = Thread { [self] in
+      // Named from inside: that is when Foundation can apply it to the OS thread (top -H).
+      Thread.current.name = "stated-io"
       let loop: EventLoop
       do {
         loop = try EventLoop(
@@ -129,7 +131,6 @@ public final class Server: Sendable {
       ready.signal()
       loop.run()
     }
-    thread.name = "stated-io"
     thread.start()
     ready.wait()
     if let error = outcome.withLock({ $0 }) { throw error }
