@@ -61,7 +61,7 @@ final class EventLoop {
     guard epoll.add(waker.eventFD, events: LinuxSymbols.epollIn),
       epoll.add(listener.fileDescriptor, events: LinuxSymbols.epollIn)
     else {
-      readBuffer.deallocate()
+      // Fully initialized by now, so deinit runs on this throw and frees the buffer.
       throw ServerError.systemCall("epoll_ctl", path: nil, errno: errno)
     }
   }

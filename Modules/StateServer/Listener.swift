@@ -78,6 +78,11 @@ public final class Listener: Sendable {
   }
 
   private static func adopt(_ fd: Int32, configuredPath: String) throws -> Listener {
+    guard isListeningSocket(fd) else {
+      throw ServerError.invalidState(
+        "socket activation: descriptor \(fd) passed by the service manager is not a "
+          + "listening socket; check the .socket unit (ListenStream=, Accept=no)")
+    }
     let path = UnixSocketAddress.boundPath(of: fd) ?? configuredPath
     let lock: InstanceLock
     do {
@@ -93,6 +98,12 @@ public final class Listener: Sendable {
       throw ServerError.systemCall("fcntl", path: path, errno: code)
     }
     return Listener(path: path, fd: fd, activated: true, lock: lock)
+  }
+
+  private static func isListeningSocket(_ fd: Int32) -> Bool {
+    var accepting: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    return getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &length) == 0 && accepting == 1
   }
 
   /// A socket file nobody listens on (ECONNREFUSED) is left by a crashed daemon: unlink it.

@@ -10,7 +10,7 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
   case socketPathTooLong(path: String, maxBytes: Int)
   /// A directory that should be private to the owner is not.
   case unsafeDirectory(path: String, reason: String)
-  /// `start()` was called twice, or after `shutdown()`.
+  /// Misuse or misconfiguration, e.g. `start()` called twice or after `shutdown()`.
   case invalidState(String)
   /// A system call failed.
   case systemCall(String, path: String?, errno: Int32)
