@@ -25,7 +25,8 @@ public final class Server: Sendable {
     var phase = Phase.idle
     var listenerPath: String?
     var shutdownRequested = false
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    var nextWaiterID: UInt64 = 0
   }
 
   /// - Parameters:
@@ -88,15 +89,26 @@ public final class Server: Sendable {
     waker?.requestShutdown()
   }
 
-  /// Returns once the server has stopped (after a graceful shutdown completed).
+  /// Returns once the server has stopped (after a graceful shutdown completed), or
+  /// early when the calling task is cancelled.
   public func waitUntilStopped() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let stopped = state.withLock { state -> Bool in
-        if case .stopped = state.phase { return true }
-        state.waiters.append(continuation)
-        return false
+    let id = state.withLock { state in
+      defer { state.nextWaiterID += 1 }
+      return state.nextWaiterID
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let resumeNow = state.withLock { state -> Bool in
+          if case .stopped = state.phase { return true }
+          // Cancelled before we registered: onCancel found nothing to resume.
+          if Task.isCancelled { return true }
+          state.waiters[id] = continuation
+          return false
+        }
+        if resumeNow { continuation.resume() }
       }
-      if stopped { continuation.resume() }
+    } onCancel: {
+      state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
     }
   }
 
@@ -144,7 +156,7 @@ public final class Server: Sendable {
   }
 
   private func resumeWaiters(_ state: inout State) {
-    for waiter in state.waiters { waiter.resume() }
+    for waiter in state.waiters.values { waiter.resume() }
     state.waiters.removeAll()
   }
 }

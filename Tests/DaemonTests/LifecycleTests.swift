@@ -18,6 +18,7 @@ struct LifecycleTests {
     #expect(fileExists(directory.socketPath + ".lock"))
 
     server.shutdown()
+    #expect(await stopped(server))
     try await running.value
     #expect(!fileExists(directory.socketPath))
     #expect(!fileExists(directory.socketPath + ".lock"))
@@ -37,8 +38,12 @@ struct LifecycleTests {
     try client.write("work\n")
     #expect(await eventually { delegate.started.load(ordering: .relaxed) == 1 })
     server.shutdown()
-    await server.waitUntilStopped()
+    // Once new connections are refused, shutdown has begun and reading has stopped.
+    #expect(await eventually { (try? TestClient(path: directory.socketPath)) == nil })
+    try client.write("late\n")
+    #expect(await stopped(server))
     #expect(try await client.readToEnd() == ["work done"])
+    #expect(delegate.started.load(ordering: .relaxed) == 1)
   }
 
   @Test func flushTimeoutBoundsShutdownWithAStuckReader() async throws {
@@ -52,7 +57,7 @@ struct LifecycleTests {
       connection.send([UInt8](repeating: 65, count: 8 << 20) + [10])  // never read
       let started = ContinuousClock.now
       server.shutdown()
-      await server.waitUntilStopped()
+      #expect(await stopped(server))
       #expect(started.duration(to: .now) < .seconds(5))
       #expect(connection.isClosed)
       #expect(!fileExists(path))
@@ -68,7 +73,7 @@ struct LifecycleTests {
     defer { signals.cancel() }
     try server.start()
     kill(getpid(), SIGUSR2)
-    await server.waitUntilStopped()
+    #expect(await stopped(server))
     #expect(!fileExists(directory.socketPath))
   }
 
@@ -79,13 +84,23 @@ struct LifecycleTests {
     try server.start()
     #expect(throws: ServerError.self) { try server.start() }
     server.shutdown()
-    await server.waitUntilStopped()
+    #expect(await stopped(server))
     #expect(throws: ServerError.self) { try server.start() }
 
     let unused = Server(
       configuration: quietConfiguration(directory.socketPath), delegate: EchoDelegate())
     unused.shutdown()
-    await unused.waitUntilStopped()  // returns at once: nothing was running
+    #expect(await stopped(unused))  // returns at once: nothing was running
+  }
+
+  @Test func waitingForStopEndsWhenTheWaiterIsCancelled() async throws {
+    let directory = TemporaryDirectory()
+    let server = Server(
+      configuration: quietConfiguration(directory.socketPath), delegate: EchoDelegate())
+    let waiter = Task { await server.waitUntilStopped() }
+    waiter.cancel()
+    await waiter.value  // returns although the server never stopped
+    #expect(server.socketPath == nil)
   }
 
   @Test func secondServerOnTheSamePathIsRefused() async throws {

@@ -85,6 +85,18 @@ struct ServerEchoTests {
     }
   }
 
+  @Test func requestsOfAClientThatHungUpStillRun() async throws {
+    let delegate = EchoDelegate()
+    try await withServer(delegate: delegate) { _, path in
+      do {
+        let client = try TestClient(path: path)
+        try client.write("a\nb\nc\n")
+      }  // closed right away, before any reply is read
+      #expect(await eventually { delegate.closedCount == 1 })
+      #expect(delegate.record.withLock { $0.frames } == 3)
+    }
+  }
+
   @Test func delegateCanCloseAfterReplying() async throws {
     try await withServer(delegate: ByeDelegate()) { _, path in
       let client = try TestClient(path: path)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import StateServer
 import Synchronization
+import Testing
 
 /// A fresh private directory under /tmp with a short path (sun_path holds 107 bytes).
 final class TemporaryDirectory {
@@ -94,9 +95,29 @@ func withServer(
     try await body(server, directory.socketPath)
   } catch {
     server.shutdown()
-    await server.waitUntilStopped()
+    _ = await stopped(server)
     throw error
   }
   server.shutdown()
-  await server.waitUntilStopped()
+  #expect(await stopped(server))
+}
+
+/// Waits for `server` to stop, but at most `timeout` (a test must fail, not hang).
+/// Returns false on timeout, after forcing a shutdown so nothing leaks.
+func stopped(_ server: Server, within timeout: Duration = .seconds(20)) async -> Bool {
+  let finished = await withTaskGroup(of: Bool.self) { group in
+    group.addTask {
+      await server.waitUntilStopped()
+      return true
+    }
+    group.addTask {
+      try? await Task.sleep(for: timeout)
+      return false
+    }
+    let first = await group.next()!
+    if !first { server.shutdown() }  // lets the waiting child finish
+    group.cancelAll()
+    return first
+  }
+  return finished
 }
