@@ -89,6 +89,12 @@ public final class Server: Sendable {
     waker?.requestShutdown()
   }
 
+  /// Graceful shutdown that returns when it is complete (socket and lock file removed).
+  public func stop() async {
+    shutdown()
+    await waitUntilStopped()
+  }
+
   /// Returns once the server has stopped (after a graceful shutdown completed), or
   /// early when the calling task is cancelled.
   public func waitUntilStopped() async {

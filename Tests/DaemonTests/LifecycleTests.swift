@@ -83,8 +83,8 @@ struct LifecycleTests {
       configuration: quietConfiguration(directory.socketPath), delegate: EchoDelegate())
     try server.start()
     #expect(throws: ServerError.self) { try server.start() }
-    server.shutdown()
-    #expect(await stopped(server))
+    await server.stop()
+    #expect(!fileExists(directory.socketPath))
     #expect(throws: ServerError.self) { try server.start() }
 
     let unused = Server(
