@@ -124,6 +124,15 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     }
   }
 
+  /// The time until the nearest timer or handler sleep of this bloc, if any. Known as soon as
+  /// the timer is armed, before its task reaches the clock: harnesses step time with it.
+  open override var nextDelay: Duration? {
+    dispatch.withLock { dispatch in
+      (dispatch.timers.values.map(\.deadline) + dispatch.sleepers.values).map { $0.remaining() }
+        .min()
+    }
+  }
+
   /// Stops new events, cancels running handlers and waits for them, ends every subscription and
   /// tells observers. Events still queued or waiting are concluded as cancelled. Idempotent.
   open override func close() async {
@@ -171,9 +180,9 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// the handler as waiting for time, not as work in progress.
   func sleep(for duration: Duration) async throws {
     let id = dispatch.withLock { $0.nextID() }
-    let (isDue, sleep) = Self.deadline(on: clock, after: duration)
+    let (deadline, sleep) = Self.deadline(on: clock, after: duration)
     let waiters = dispatch.withLock { dispatch in
-      dispatch.sleepers[id] = isDue
+      dispatch.sleepers[id] = deadline
       return dispatch.takeSettleWaiters()
     }
     for waiter in waiters { waiter.resume(returning: false) }

@@ -188,6 +188,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
   /// this returns at once; ``Bloc`` waits for its handlers.
   open func settled() async {}
 
+  /// The time until this bloc's nearest pending deadline; nil for a cubit.
+  open var nextDelay: Duration? { nil }
+
   // MARK: Closing
 
   /// Ends every subscription and tells observers. Further emits throw. Idempotent.
