@@ -104,7 +104,15 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// ```
   @discardableResult
   public func send(_ event: Event) async -> EventOutcome {
-    await add(event).outcome
+    guard let (job, handler) = claimIdleSequentialLane(for: event) else {
+      return await add(event).outcome
+    }
+    // Fast path: the lane is idle, so handle the event in the caller's task, with no task
+    // spawned and no thread hop. Events added meanwhile queue up and are handed to a runner.
+    onEvent(event)
+    let done = await execute(job, handler: handler, emitter: makeEmitter(for: event))
+    handOverSequentialLane(of: event.kind, finished: done)
+    return await job.receipt.outcome
   }
 
   /// Waits until all work started by earlier events is finished: handlers running or queued,
@@ -128,8 +136,12 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// the timer is armed, before its task reaches the clock: harnesses step time with it.
   open override var nextDelay: Duration? {
     dispatch.withLock { dispatch in
-      (dispatch.timers.values.map(\.deadline) + dispatch.sleepers.values).map { $0.remaining() }
-        .min()
+      var nearest: Duration?
+      for deadline in dispatch.timers.values.map({ $0.deadline }) + dispatch.sleepers.values {
+        let remaining = deadline.remaining()
+        if nearest.map({ remaining < $0 }) ?? true { nearest = remaining }
+      }
+      return nearest
     }
   }
 
@@ -162,15 +174,14 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     }
     emitter.finish()
     let changed = emitter.highestSequence
-    guard changed > 0, persister != nil else {
+    guard changed > 0, let persister else {
       conclude(job.event, job.receipt, outcome)
       return true
     }
-    Task {
-      if let error = await self.waitUntilStored(changed), outcome.isHandled {
-        outcome = .failed(error)
-      }
-      self.conclude(job.event, job.receipt, outcome)
+    persister.whenStored(changed) { [outcome] error in
+      var final = outcome
+      if let error, outcome.isHandled { final = .failed(error) }
+      self.conclude(job.event, job.receipt, final)
       self.workEnded()
     }
     return false

@@ -155,6 +155,35 @@ extension Bloc {
     dispatch.tasks[job.id] = (task, emitter)
   }
 
+  /// Marks the event's lane busy if it is sequential and idle, for `send`'s fast path.
+  func claimIdleSequentialLane(for event: Event) -> (Job, Handler)? {
+    let claimed = dispatch.withLock { dispatch -> (Job, Handler)? in
+      guard !dispatch.isClosed, let registration = dispatch.handlers[event.kind],
+        case .sequential = registration.transformer.strategy,
+        dispatch.lanes[event.kind]?.busy != true
+      else { return nil }
+      dispatch.lanes[event.kind, default: Lane()].busy = true
+      dispatch.activeWork += 1
+      let job = Job(id: dispatch.nextID(), event: event, receipt: EventReceipt())
+      return (job, registration.handler)
+    }
+    return claimed
+  }
+
+  /// After the fast path: runs what queued up meanwhile on a runner task, or frees the lane.
+  func handOverSequentialLane(of kind: Event.Kind, finished done: Bool) {
+    ended(done) { dispatch in
+      guard !dispatch.isClosed, let next = dispatch.lanes[kind]?.queue.pop(),
+        let handler = dispatch.handlers[kind]?.handler
+      else {
+        dispatch.lanes[kind]?.busy = false
+        return
+      }
+      dispatch.activeWork += 1
+      startSequential(next, kind, handler, &dispatch)
+    }
+  }
+
   /// One task per busy period runs the lane's jobs in order.
   private func startSequential(
     _ first: Job, _ kind: Event.Kind, _ handler: @escaping Handler, _ dispatch: inout Dispatch

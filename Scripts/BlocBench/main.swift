@@ -120,8 +120,25 @@ for subscribers in [0, 1, 100] {
   line("  \(subscribers) subscribers", value)
 }
 
+print("Bloc send → new state, awaiting each outcome (sequential)")
+for subscribers in [0, 1, 100] {
+  let value = await rate(n) { n in
+    let bloc = BenchBloc()
+    let tasks = subscribe(bloc, count: subscribers)
+    for _ in 0..<n { await bloc.send(.tick) }
+    await bloc.close()
+    for task in tasks { await task.value }
+  }
+  blocRates[1000 + subscribers] = value
+  line("  \(subscribers) subscribers", value)
+}
+
 print("targets: Bloc with 1 subscriber ≤ 9× an actor call, with 100 ≤ 70×")
 print(
   String(
-    format: "reached: 1 subscriber %.1f×, 100 subscribers %.1f×", actorCall / blocRates[1]!,
-    actorCall / blocRates[100]!))
+    format: "reached with add: 1 subscriber %.1f×, 100 subscribers %.1f×",
+    actorCall / blocRates[1]!, actorCall / blocRates[100]!))
+print(
+  String(
+    format: "reached with send: 1 subscriber %.1f×, 100 subscribers %.1f×",
+    actorCall / blocRates[1001]!, actorCall / blocRates[1100]!))
