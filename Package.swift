@@ -35,6 +35,8 @@ let package = Package(
       path: "Apps/stated"),
     .executableTarget(name: "statectl", dependencies: ["Wire"], path: "Apps/statectl"),
     .executableTarget(name: "bloc-bench", dependencies: ["BlocCore"], path: "Scripts/BlocBench"),
+    .executableTarget(
+      name: "catalog-bench", dependencies: ["AppSearch"], path: "Scripts/CatalogBench"),
 
     .testTarget(
       name: "BlocTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTests"),
