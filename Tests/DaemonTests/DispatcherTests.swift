@@ -114,7 +114,7 @@ struct DispatcherTests {
     ("{\"op\":\"send\",\"feature\":\"tally\",\"event\":{}}", "missing_field", "'event.type'"),
     (
       "{\"op\":\"send\",\"feature\":\"tally\",\"event\":{\"type\":\"jump\"}}", "unknown_event",
-      "valid types: add, set, fail, label, slow"
+      "valid types: add, set, fail, label, note, slow"
     ),
     (
       "{\"op\":\"send\",\"feature\":\"tally\",\"event\":{\"type\":\"set\"}}", "missing_field",
@@ -164,6 +164,20 @@ struct DispatcherTests {
         #expect(get["state"] == ["count": 1, "label": ""])
         #expect(get.int("seq") == 1)
       }
+    }
+  }
+
+  @Test func theDecoderDecidesWhatTheSchemaOnlyDescribes() async throws {
+    try await withDispatcher { path, _, _ in
+      let client = try TestClient(path: path)
+      let accepted = try await client.call(
+        #"{"op":"send","feature":"tally","event":{"type":"note","text":"hi"}}"#)
+      #expect(accepted["state"]?["label"] == "hi")
+      let refused = try await client.call(
+        #"{"op":"send","feature":"tally","event":{"type":"note","text":[1]}}"#)
+      #expect(refused.errorCode == "invalid_field")
+      #expect(refused.errorMessage == "field 'event.text' must be integer, got array")
+      #expect(try await client.call(#"{"op":"get","feature":"tally"}"#).int("seq") == 1)
     }
   }
 

@@ -5,22 +5,36 @@ import Wire
 /// exactly which field is wrong and what is expected (a decoder's message would not say).
 ///
 /// Paths in messages start at the request: `event.value`, `event.items[2].name`.
+///
+/// Unknown fields, missing required fields and values outside a constraint (range, list) are
+/// refused. A value of another JSON type than the schema names is refused only if the
+/// feature's decoder refuses the event too (see ``Feature/send(_:)``): a schema cannot say
+/// that a value's type depends on another field (Settings' `value`), and must not lock
+/// clients out of what the feature accepts.
 enum EventValidator {
-  static func validate(_ payload: EventPayload, against schema: EventSchema) throws(WireError) {
+  /// A payload the schema does not accept.
+  struct Violation: Error {
+    let error: WireError
+    /// False for a JSON type mismatch, which the decoder may still accept.
+    let isFinal: Bool
+  }
+
+  static func validate(_ payload: EventPayload, against schema: EventSchema) throws(Violation) {
     try validate(
       object: payload.fields, fields: schema.fields, path: "event", owner: "event '\(schema.type)'")
   }
 
   private static func validate(
     object: JSONObject, fields: [FieldSchema], path: String, owner: String
-  ) throws(WireError) {
+  ) throws(Violation) {
     for field in fields {
       let fieldPath = "\(path).\(field.name)"
       guard let value = object[field.name], !(value.isNull && !field.required) else {
         if field.required {
-          throw WireError(
-            .missingField,
-            "missing field '\(fieldPath)' (\(field.type)): \(field.summary)")
+          throw Violation(
+            error: WireError(
+              .missingField, "missing field '\(fieldPath)' (\(field.type)): \(field.summary)"),
+            isFinal: true)
         }
         continue
       }
@@ -31,14 +45,18 @@ enum EventValidator {
         fields.isEmpty
         ? "it takes no fields"
         : "its fields are " + fields.map(\.name).joined(separator: ", ")
-      throw WireError(
-        .invalidField, "\(owner) has no field '\(key)' (at '\(path).\(key)'); \(accepted)")
+      throw Violation(
+        error: WireError(
+          .invalidField, "\(owner) has no field '\(key)' (at '\(path).\(key)'); \(accepted)"),
+        isFinal: true)
     }
   }
 
-  private static func check(_ value: JSON, _ type: ValueType, path: String) throws(WireError) {
-    func mismatch(_ got: String) -> WireError {
-      WireError(.invalidField, "field '\(path)' must be \(type), got \(got)")
+  private static func check(_ value: JSON, _ type: ValueType, path: String) throws(Violation) {
+    func mismatch(_ got: String, final: Bool = false) -> Violation {
+      Violation(
+        error: WireError(.invalidField, "field '\(path)' must be \(type), got \(got)"),
+        isFinal: final)
     }
     switch type {
     case .string:
@@ -52,14 +70,16 @@ enum EventValidator {
       }
     case .integer(let minimum, let maximum):
       guard let number = value.intValue else {
-        if case .number = value { throw mismatch("non-integer \(value)") }
+        if case .number = value { throw mismatch("non-integer \(value)", final: true) }
         throw mismatch(value.typeName)
       }
-      if let minimum, number < minimum { throw mismatch("\(number)") }
-      if let maximum, number > maximum { throw mismatch("\(number)") }
+      if let minimum, number < minimum { throw mismatch("\(number)", final: true) }
+      if let maximum, number > maximum { throw mismatch("\(number)", final: true) }
     case .oneOf(let values):
       guard case .string(let text) = value else { throw mismatch(value.typeName) }
-      guard values.contains(text) else { throw mismatch(JSON.string(text).serializedString()) }
+      guard values.contains(text) else {
+        throw mismatch(JSON.string(text).serializedString(), final: true)
+      }
     case .array(let element):
       guard case .array(let elements) = value else { throw mismatch(value.typeName) }
       for (index, item) in elements.enumerated() {

@@ -84,7 +84,18 @@ public final class Feature: Sendable {
         "feature '\(name)' has no event '\(payload.type)'; valid types: "
           + eventTypes.joined(separator: ", "))
     }
-    try EventValidator.validate(payload, against: schema)
+    do {
+      try EventValidator.validate(payload, against: schema)
+    } catch {
+      // The decoder has the last word on what the schema only describes; when it refuses
+      // too, the schema's message is the more precise one.
+      if error.isFinal { throw error.error }
+      do {
+        return try addEvent(payload, schema)
+      } catch _ {
+        throw error.error
+      }
+    }
     return try addEvent(payload, schema)
   }
 

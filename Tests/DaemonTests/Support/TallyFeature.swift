@@ -34,6 +34,11 @@ struct TallyEvent: DescribedEvent, Hashable {
         .init("color", .oneOf(["red", "green"]), "A color.", required: false),
         .init("tags", .array(.string), "Tags.", required: false),
       ]),
+    // Says less than the decoder accepts (a string passes too), like a value whose type
+    // depends on another field.
+    EventSchema(
+      "note", "Sets the label; the schema claims an integer.",
+      fields: [.init("text", .integer, "The note.")]),
     EventSchema(
       "slow", "Waits, then adds 1.",
       fields: [.init("milliseconds", .integer(minimum: 0, maximum: 60_000), "How long to wait.")]),
@@ -66,6 +71,9 @@ final class TallyBloc: Bloc<TallyEvent, TallyState>, @unchecked Sendable {
     }
     on("set") { event, emit in emit(TallyState(count: event.value ?? 0, label: emit.state.label)) }
     on("fail") { event, _ in throw TallyFailure(description: event.message ?? "failed") }
+    on("note") { event, emit in
+      emit(TallyState(count: emit.state.count, label: event.text ?? ""))
+    }
     on("label") { event, emit in emit(TallyState(count: emit.state.count, label: event.text ?? ""))
     }
     let started = slowStarted
