@@ -52,8 +52,9 @@ public final class FeatureRegistry: Sendable {
   }
 
   /// Closes every bloc (cancelling what still runs) and waits until their states are stored.
+  /// Last registered first, so a feature closes before those it was given at creation.
   public func closeAll() async {
-    for feature in features { await feature.close() }
+    for feature in features.reversed() { await feature.close() }
   }
 
   static func isValidName(_ name: String) -> Bool {
