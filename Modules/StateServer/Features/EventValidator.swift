@@ -100,12 +100,19 @@ enum EventValidator {
         return "\(path).\(key.stringValue)"
       }
     }
+    // A feature's own message usually names the field already; a generic one gets the path.
+    func message(_ context: DecodingError.Context) -> String {
+      let text = context.debugDescription
+      guard let last = context.codingPath.last?.stringValue,
+        text.contains("\"\(last)\"") || text.contains("'\(last)'")
+      else { return "field '\(path(context.codingPath))': \(text)" }
+      return text
+    }
     switch error {
     case .keyNotFound(let key, let context):
       return WireError(.missingField, "missing field '\(path(context.codingPath + [key]))'")
     case .typeMismatch(_, let context), .valueNotFound(_, let context):
-      return WireError(
-        .invalidField, "field '\(path(context.codingPath))': \(context.debugDescription)")
+      return WireError(.invalidField, message(context))
     case .dataCorrupted(let context):
       let place =
         context.codingPath.isEmpty ? "event '\(type)'" : "field '\(path(context.codingPath))'"
