@@ -90,8 +90,8 @@ struct ProtocolDocumentTests {
     var clients: [Int: TestClient] = [:]
     var checked = 0
     for (offset, line) in block.lines.enumerated() where !line.isEmpty {
-      let where_ = "PROTOCOL.md line \(block.line + offset + 1)"
-      let marker = try #require(line.firstIndex { $0 == ">" || $0 == "<" }, "\(where_): \(line)")
+      let place = "PROTOCOL.md line \(block.line + offset + 1)"
+      let marker = try #require(line.firstIndex { $0 == ">" || $0 == "<" }, "\(place): \(line)")
       let connection = Int(line[..<marker]) ?? 1
       let body = String(line[line.index(marker, offsetBy: 2)...])
       if clients[connection] == nil { clients[connection] = try daemon.client() }
@@ -101,12 +101,12 @@ struct ProtocolDocumentTests {
       } else {
         let expected = try JSON(parsing: body)
         guard let received = try await client.readLine(timeout: .seconds(20)) else {
-          Issue.record("\(where_): connection closed, expected \(body)")
+          Issue.record("\(place): connection closed, expected \(body)")
           return checked
         }
         let actual = try JSON(parsing: received)
         #expect(
-          Self.matches(expected, actual), "\(where_)\n expected: \(body)\n received: \(received)")
+          Self.matches(expected, actual), "\(place)\n expected: \(body)\n received: \(received)")
       }
       checked += 1
     }
@@ -126,19 +126,19 @@ struct ProtocolDocumentTests {
     for command in commands {
       let (status, output) = try run(
         "/bin/sh", ["-c", command.command], daemon: daemon, path: tools.path)
-      let where_ = "PROTOCOL.md line \(command.line): \(command.command)"
-      #expect(status == 0, "\(where_) exited \(status): \(output)")
+      let place = "PROTOCOL.md line \(command.line): \(command.command)"
+      #expect(status == 0, "\(place) exited \(status): \(output)")
       let lines = output.split(separator: "\n").map(String.init)
-      #expect(lines.count == command.expected.count, "\(where_)\n output: \(output)")
+      #expect(lines.count == command.expected.count, "\(place)\n output: \(output)")
       for (expected, actual) in zip(command.expected, lines) {
         if let expectedJSON = try? JSON(parsing: expected),
           let actualJSON = try? JSON(parsing: actual)
         {
           #expect(
             Self.matches(expectedJSON, actualJSON),
-            "\(where_)\n expected: \(expected)\n got: \(actual)")
+            "\(place)\n expected: \(expected)\n got: \(actual)")
         } else {
-          #expect(expected == actual, "\(where_)")
+          #expect(expected == actual, "\(place)")
         }
       }
     }
