@@ -4,7 +4,7 @@ import Testing
 import Wire
 
 /// The real `stated` binary: command line, paths, permissions, refusal, shutdown.
-@Suite("stated process")
+@Suite("stated process", .serialized)
 struct DaemonProcessTests {
   @Test func helpAndVersion() async throws {
     let help = try await DaemonProcess.run(["--help"])

@@ -60,12 +60,12 @@ struct ProtocolDocumentTests {
       case "jsonl":
         exchanges += try await runExchange(block, daemon)
       case "console":
-        try runConsole(block, daemon, tools)
+        try await runConsole(block, daemon, tools)
       case "python":
         let output = blocks.indices.contains(index + 1) ? blocks[index + 1] : nil
         try #require(
           output?.language == "output", "python block at line \(block.line) needs an output block")
-        try runPython(block, expected: output!, daemon)
+        try await runPython(block, expected: output!, daemon)
         index += 1
       case "json":
         for line in block.lines where !line.isEmpty {
@@ -113,7 +113,8 @@ struct ProtocolDocumentTests {
     return checked
   }
 
-  private func runConsole(_ block: Block, _ daemon: DaemonProcess, _ tools: ToolShims) throws {
+  private func runConsole(_ block: Block, _ daemon: DaemonProcess, _ tools: ToolShims) async throws
+  {
     var commands: [(line: Int, command: String, expected: [String])] = []
     for (offset, line) in block.lines.enumerated() where !line.isEmpty {
       if line.hasPrefix("$ ") {
@@ -124,7 +125,7 @@ struct ProtocolDocumentTests {
       }
     }
     for command in commands {
-      let (status, output) = try run(
+      let (status, output) = try await run(
         "/bin/sh", ["-c", command.command], daemon: daemon, path: tools.path)
       let place = "PROTOCOL.md line \(command.line): \(command.command)"
       #expect(status == 0, "\(place) exited \(status): \(output)")
@@ -144,8 +145,8 @@ struct ProtocolDocumentTests {
     }
   }
 
-  private func runPython(_ block: Block, expected: Block, _ daemon: DaemonProcess) throws {
-    let (status, output) = try run(
+  private func runPython(_ block: Block, expected: Block, _ daemon: DaemonProcess) async throws {
+    let (status, output) = try await run(
       "/usr/bin/env", ["python3", "-c", block.lines.joined(separator: "\n")], daemon: daemon,
       path: nil)
     #expect(status == 0, "python at PROTOCOL.md line \(block.line): \(output)")
@@ -158,22 +159,12 @@ struct ProtocolDocumentTests {
 
   private func run(
     _ executable: String, _ arguments: [String], daemon: DaemonProcess, path: String?
-  ) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = Self.packageRoot
+  ) async throws -> (Int32, String) {
     var environment = ProcessInfo.processInfo.environment
     environment["STATED_SOCKET"] = daemon.socketPath
     if let path { environment["PATH"] = path + ":" + (environment["PATH"] ?? "/usr/bin:/bin") }
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    return try await runProcess(
+      executable, arguments, environment: environment, directory: Self.packageRoot)
   }
 
   /// `"…"` in `expected` matches anything; objects match member by member, in any order.

@@ -4,7 +4,7 @@ import Testing
 import Wire
 
 /// The real `stated` with its real features, end to end over its socket.
-@Suite("stated end to end")
+@Suite("stated end to end", .serialized)
 struct StatedEndToEndTests {
   static let increment = #"{"op":"send","feature":"counter","event":{"type":"increment"}}"#
 
@@ -216,20 +216,20 @@ struct StatedEndToEndTests {
     let script = ProtocolDocumentTests.packageRoot.appendingPathComponent(
       "Scripts/stated_client.py"
     ).path
-    func client(_ arguments: [String]) throws -> (Int32, String) {
-      try runProcess(
+    func client(_ arguments: [String]) async throws -> (Int32, String) {
+      try await runProcess(
         "/usr/bin/env", ["python3", script, "--socket", daemon.socketPath] + arguments)
     }
-    #expect(try client(["ping"]) == (0, "stated 0.1.0, protocol 1\n"))
+    #expect(try await client(["ping"]) == (0, "stated 0.1.0, protocol 1\n"))
     #expect(
-      try client(["send", "counter", "set", "value=5"]) == (
+      try await client(["send", "counter", "set", "value=5"]) == (
         0, #"{"outcome": "handled", "state": {"count": 5}, "seq": 1}"# + "\n"
       ))
-    #expect(try client(["get", "counter"]) == (0, #"{"count": 5}"# + "\n"))
-    let failed = try client(["send", "counter", "set", "value=x"])
+    #expect(try await client(["get", "counter"]) == (0, #"{"count": 5}"# + "\n"))
+    let failed = try await client(["send", "counter", "set", "value=x"])
     #expect(failed.0 == 1)
     #expect(failed.1.contains("invalid_field: field 'event.value' must be integer, got string"))
-    #expect(try client(["send", "settings", "set", "key=searchCountry", "value=de"]).0 == 0)
+    #expect(try await client(["send", "settings", "set", "key=searchCountry", "value=de"]).0 == 0)
 
     // Watch in the background while another process changes the count.
     let watch = Process()
@@ -241,7 +241,13 @@ struct StatedEndToEndTests {
     watch.standardOutput = output
     try watch.run()
     let watcher = try daemon.client()
-    let reader = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }
+    let reader = Task {
+      await offThePool {
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        watch.waitUntilExit()
+        return data
+      }
+    }
     // Increment until the watcher, which stops after 2 states, exits (its first state may
     // be any of these; the pause only paces the loop).
     let deadline = ContinuousClock.now + .seconds(30)
@@ -250,14 +256,13 @@ struct StatedEndToEndTests {
       try await Task.sleep(for: .milliseconds(20))
     }
     let data = await reader.value
-    watch.waitUntilExit()
     let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     #expect(watch.terminationStatus == 0)
     #expect(lines.count == 2)
     #expect(try JSON(parsing: lines[0])["state"]?["count"]?.intValue ?? 0 >= 5)
 
     // Importable: the library API.
-    let (status, printed) = try runProcess(
+    let (status, printed) = try await runProcess(
       "/usr/bin/env",
       [
         "python3", "-c",
@@ -279,15 +284,30 @@ struct StatedEndToEndTests {
 }
 
 /// Runs a process to completion; returns its status and combined output.
-func runProcess(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+func runProcess(
+  _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+  directory: URL? = nil
+) async throws -> (Int32, String) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
   process.arguments = arguments
+  if let environment { process.environment = environment }
+  if let directory { process.currentDirectoryURL = directory }
   let output = Pipe()
   process.standardOutput = output
   process.standardError = output
   try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  return await offThePool {
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}
+
+/// Runs blocking work on a Dispatch thread: the cooperative pool is as small as the machine
+/// (2 threads here), and the servers under test need it.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    DispatchQueue.global().async { continuation.resume(returning: body()) }
+  }
 }
