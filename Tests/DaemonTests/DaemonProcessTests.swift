@@ -82,6 +82,25 @@ struct DaemonProcessTests {
     #expect(try await client.call(#"{"op":"ping"}"#)["ok"] == true)
   }
 
+  @Test func logLevelsSelectWhatIsLogged() async throws {
+    let verbose = try await DaemonProcess(arguments: ["--log-level", "debug"])
+    #expect(permissions(of: verbose.socketPath) == 0o600)
+    let client = try verbose.client()
+    _ = try await client.call(#"{"op":"send","feature":"counter","event":{"type":"increment"}}"#)
+    #expect(await eventually { verbose.log.contains("debug: CounterBloc: increment handled") })
+    #expect(verbose.log.contains("info: client 1 connected"))
+    #expect(verbose.log.contains("debug: CounterBloc: event increment"))
+
+    let quiet = try await DaemonProcess(arguments: ["--log-level=warning"])
+    let other = try quiet.client()
+    _ = try await other.call(
+      #"{"op":"send","feature":"counter","event":{"type":"set","value":"x"}}"#)
+    quiet.signal(SIGTERM)
+    #expect(try await quiet.waitForExit() == 0)
+    #expect(!quiet.log.contains("info:"))
+    #expect(!quiet.log.contains("debug:"))
+  }
+
   @Test func sigintStopsCleanly() async throws {
     let daemon = try await DaemonProcess()
     let client = try daemon.client()
