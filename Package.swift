@@ -50,6 +50,7 @@ let package = Package(
       name: "AppSearchTests", dependencies: ["AppSearch", "BlocCore"], path: "Tests/AppSearchTests"),
     .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
     .testTarget(
-      name: "DaemonTests", dependencies: ["Wire", "StateServer"], path: "Tests/DaemonTests"),
+      name: "DaemonTests", dependencies: ["Wire", "StateServer", "BlocCore"],
+      path: "Tests/DaemonTests"),
   ]
 )
