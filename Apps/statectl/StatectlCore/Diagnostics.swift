@@ -43,7 +43,8 @@ public enum Diagnostics {
       let seconds = timeout.map { " within \(formatted($0))" } ?? ""
       return "statectl: the daemon did not answer\(seconds) (see --timeout)"
     case .malformedMessage, .frameTooLarge:
-      return "statectl: \(error.message)\nhint: does the daemon speak protocol v\(ProtocolInfo.version)? try: statectl ping"
+      return
+        "statectl: \(error.message)\nhint: does the daemon speak protocol v\(ProtocolInfo.version)? try: statectl ping"
     default:
       return "statectl: \(error.message)"
     }
@@ -78,6 +79,8 @@ public enum Diagnostics {
   private static func formatted(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     let milliseconds = attoseconds / 1_000_000_000_000_000
-    return milliseconds == 0 ? "\(seconds) s" : "\(seconds).\(milliseconds / 100)\(milliseconds / 10 % 10)\(milliseconds % 10) s"
+    return milliseconds == 0
+      ? "\(seconds) s"
+      : "\(seconds).\(milliseconds / 100)\(milliseconds / 10 % 10)\(milliseconds % 10) s"
   }
 }

@@ -9,7 +9,7 @@ public enum Help {
     Exit status:
       0  success (watch: also when stopped by --count, Ctrl-C/SIGINT or SIGTERM)
       1  the daemon refused the request (unknown feature or event, invalid field,
-         the event failed, nothing to undo...); its message is printed on stderr
+         the event failed, no undo history...); its message is printed on stderr
       2  usage error: unknown command or option, missing argument, bad field:=json
       3  the daemon is unreachable: no socket file, a stale socket (connection
          refused: no daemon listening), permission denied, or an invalid socket path
@@ -133,8 +133,9 @@ public enum Help {
         Usage: statectl undo FEATURE
 
         Steps FEATURE's state back to the one before its last change and prints it.
-        Refused (exit status 1) when there is nothing to undo or the feature keeps
-        no history.
+        With nothing to undo, says so and prints the unchanged state (exit status 0;
+        in JSON, "changed" is false). Refused (exit status 1) when the feature keeps
+        no history ('statectl describe FEATURE' tells).
 
         Examples:
           statectl undo counter
@@ -144,7 +145,9 @@ public enum Help {
         Usage: statectl redo FEATURE
 
         Steps FEATURE's state forward again after an undo and prints it.
-        Refused (exit status 1) when there is nothing to redo.
+        With nothing to redo, says so and prints the unchanged state (exit status 0;
+        in JSON, "changed" is false). Refused (exit status 1) when the feature keeps
+        no history.
 
         Examples:
           statectl redo counter
@@ -171,7 +174,8 @@ public enum Help {
           statectl send --help
         """
     }
-    return body + "\n\nOptions: --socket PATH, --json, --human, --timeout SECONDS (see 'statectl --help').\n\n"
+    return body
+      + "\n\nOptions: --socket PATH, --json, --human, --timeout SECONDS (see 'statectl --help').\n\n"
       + exitStatuses
   }
 }

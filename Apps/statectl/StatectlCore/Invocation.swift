@@ -23,7 +23,9 @@ public struct GlobalOptions: Equatable, Sendable {
   /// `--timeout SECONDS` for connecting and for each reply; nil waits forever.
   public var timeout: Duration? = .seconds(10)
 
-  public init(socket: String? = nil, output: OutputMode = .automatic, timeout: Duration? = .seconds(10)) {
+  public init(
+    socket: String? = nil, output: OutputMode = .automatic, timeout: Duration? = .seconds(10)
+  ) {
     self.socket = socket
     self.output = output
     self.timeout = timeout
@@ -169,7 +171,9 @@ public struct Invocation: Equatable, Sendable {
     }
     guard let name = CommandName(rawValue: first) else {
       var message = "unknown command '\(first)'"
-      if let guess = Self.suggestion(for: first) { message += " (did you mean '\(guess.rawValue)'?)" }
+      if let guess = Self.suggestion(for: first) {
+        message += " (did you mean '\(guess.rawValue)'?)"
+      }
       throw UsageError(message)
     }
     if count != nil && name != .watch && !wantsHelp {

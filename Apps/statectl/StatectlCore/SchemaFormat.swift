@@ -50,7 +50,7 @@ public enum SchemaFormat {
       lines.append(contentsOf: HumanFormat.table(rows, indent: "  "))
     }
 
-    let stateFields = fieldList(reply["state"] ?? reply["stateShape"] ?? reply["shape"])
+    let stateFields = fieldList(reply["state_shape"] ?? reply["state"] ?? reply["shape"])
     if !stateFields.isEmpty {
       lines.append("")
       lines.append("State:")
@@ -59,9 +59,7 @@ public enum SchemaFormat {
       lines.append(contentsOf: HumanFormat.table(rows, indent: "  "))
     }
 
-    if let undo = reply["undo"]?.boolValue ?? reply["history"]?.boolValue
-      ?? reply["undoable"]?.boolValue
-    {
+    if let undo = reply["undo_redo"]?.boolValue ?? reply["undo"]?.boolValue {
       lines.append("")
       lines.append(
         undo ? "Undo/redo: yes (statectl undo \(name))" : "Undo/redo: not supported")
@@ -99,7 +97,9 @@ public enum SchemaFormat {
         guard let name = entry["name"]?.stringValue else { return nil }
         let type = entry["type"] ?? .null
         // The type is a name with its constraints beside it, or an object of its own.
-        let text = type.objectValue != nil ? typeText(type) : typeText(entry)
+        let text =
+          entry["expects"]?.stringValue
+          ?? (type.objectValue != nil ? typeText(type) : typeText(entry))
         let required = entry["required"]?.boolValue ?? (entry["optional"]?.boolValue).map { !$0 }
         return Field(
           name: name, type: text + (required == false ? "?" : ""),
@@ -118,9 +118,10 @@ public enum SchemaFormat {
   }
 
   /// `"integer"`, `"integer 0…10"`, `"one of a | b"`, `"array of string"`, `"object"`.
-  static func typeText(_ type: JSON) -> String {
+  public static func typeText(_ type: JSON) -> String {
     if let name = type.stringValue { return name }
     guard case .object = type else { return type.description }
+    if let expects = type["expects"]?.stringValue { return expects }
     let base = type["type"]?.stringValue ?? "?"
     let choices = type["values"] ?? type["enum"] ?? type["oneOf"]
     if let choices = choices?.arrayValue {

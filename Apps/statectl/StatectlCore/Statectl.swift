@@ -207,6 +207,10 @@ struct Session {
       if let outcome = reply.fields["outcome"]?.stringValue, outcome != "handled" {
         lines.append("outcome: \(outcome)")
       }
+      if reply.fields["changed"]?.boolValue == false {
+        let step = if case .redo = command { "redo" } else { "undo" }
+        lines.append("nothing to \(step); the state is unchanged:")
+      }
       if let state = reply.fields["state"] {
         lines += HumanFormat.stateLines(state)
       } else if lines.isEmpty {
