@@ -57,6 +57,7 @@ let package = Package(
     .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
     .testTarget(name: "CLITests", dependencies: ["StatectlCore", "Wire"], path: "Tests/CLITests"),
     .testTarget(
-      name: "DaemonTests", dependencies: ["Wire", "StateServer"], path: "Tests/DaemonTests"),
+      name: "DaemonTests", dependencies: ["Wire", "StateServer", "BlocCore"],
+      path: "Tests/DaemonTests"),
   ]
 )

@@ -1,0 +1,63 @@
+import BlocCore
+import Settings
+
+/// Searches apps and keeps marks.
+///
+/// ```swift
+/// let search = AppSearchBloc(settings: settings, storage: storage, services: .live)
+/// search.add(.search("maps"))
+/// for await state in search.states where state.activity == .idle { print(state.results) }
+/// ```
+/// Each search reads `searchBackend`, `searchCountry` and `searchLimit` from `settings` as it
+/// starts, and the throttle reads `searchThrottleMs` each time it opens a window, so a settings
+/// change applies to the next search. A failed search becomes
+/// ``SearchActivity/failed(_:)`` (the outcome is still handled) and the bloc keeps working.
+/// Only the marks persist (see ``AppSearchFeature/marksStorageKey``); `toggleMark`'s outcome
+/// arrives once they are stored.
+public final class AppSearchBloc: Bloc<AppSearchEvent, AppSearchState>, @unchecked Sendable {
+  // @unchecked: the library's pattern; Bloc keeps all mutable state behind its own locks, and
+  // the one stored property here is an immutable reference to a Sendable cubit.
+  private let savedMarks: MarksCubit
+
+  /// - Parameters:
+  ///   - settings: read at every search; usually the host's ``SettingsBloc``.
+  ///   - services: the service per backend; `.live` in a host, doubles in tests.
+  ///   - clock: drives the throttle; a test clock gives virtual time.
+  public init(
+    settings: any SettingsProvider, storage: any BlocStorage,
+    services: AppSearchServices = .live, clock: any Clock<Duration> = ContinuousClock()
+  ) {
+    let savedMarks = MarksCubit(storage: storage)
+    self.savedMarks = savedMarks
+    super.init(initialState: AppSearchState(marks: savedMarks.state.marks), clock: clock)
+    let edits = StateEdits<AppSearchState>()
+    let runner = SearchRunner(settings: settings, services: services, edits: edits)
+    let throttle = EventTransformer.throttle {
+      .milliseconds(settings.current.searchThrottleMs)
+    }
+    on(.search, transformer: throttle) { event, emit in
+      guard case .search(let term) = event else { return }
+      try await runner.run(term, emit)
+    }
+    on(.blankSearch) { _, _ in }
+    on(.toggleMark) { event, emit in
+      guard case .toggleMark(let id) = event,
+        let state = edits.apply(emit, { $0.toggleMark(id) })
+      else { return }
+      // This lane is the only one that changes marks, and it runs one event at a time, so the
+      // saved marks follow the state's in order.
+      try savedMarks.emit(SavedMarks(marks: state.marks))
+      if let error = await savedMarks.waitUntilStored() { throw error }
+    }
+    on(.clear) { _, emit in edits.apply(emit) { $0.clearSearch() } }
+  }
+
+  /// Set when the stored marks could not be read at creation (they were kept aside).
+  public var marksRestoreIssue: PersistenceError? { savedMarks.restoreIssue }
+
+  /// Closes the bloc, then waits until the marks are stored.
+  public override func close() async {
+    await super.close()
+    await savedMarks.close()
+  }
+}

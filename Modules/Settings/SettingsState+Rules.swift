@@ -1,0 +1,77 @@
+/// The rules of the settings, as pure functions: each returns a new state or throws a
+/// ``SettingsError`` and changes nothing.
+///
+/// ```swift
+/// let fast = try SettingsState.defaults.setting(.searchThrottleMs, to: 0)
+/// try fast.setting(.searchLimit, to: 500)  // throws: searchLimit must be an integer from 1 to 200; got 500
+/// ```
+extension SettingsState {
+  /// Applies an event: set one setting, reset one, or reset all.
+  public func applying(_ event: SettingsEvent) throws(SettingsError) -> SettingsState {
+    switch event {
+    case .set(let key, let value): return try setting(key, to: value)
+    case .reset(let key): return resetting(key)
+    case .resetAll: return .defaults
+    }
+  }
+
+  /// Applies several events in order; stops at the first refusal.
+  public func applying(_ events: [SettingsEvent]) throws(SettingsError) -> SettingsState {
+    var state = self
+    for event in events { state = try state.applying(event) }
+    return state
+  }
+
+  /// The state with one setting changed, if the setting accepts the value.
+  public func setting(
+    _ key: SettingKey, to value: SettingValue
+  ) throws(SettingsError)
+    -> SettingsState
+  {
+    let refused = SettingsError.invalidValue(key, value)
+    var next = self
+    switch (key, value) {
+    case (.searchBackend, .string(let name)):
+      guard let backend = SearchBackend(rawValue: name) else { throw refused }
+      next.searchBackend = backend
+    case (.searchCountry, .string(let code)):
+      guard code.count == 2, code.unicodeScalars.allSatisfy(Self.isASCIILetter) else {
+        throw refused
+      }
+      next.searchCountry = code.lowercased()
+    case (.searchLimit, .integer(let limit)):
+      guard (1...200).contains(limit) else { throw refused }
+      next.searchLimit = limit
+    case (.searchThrottleMs, .integer(let milliseconds)):
+      guard (0...10_000).contains(milliseconds) else { throw refused }
+      next.searchThrottleMs = milliseconds
+    case (.counterStep, .integer(let step)):
+      guard step >= 1 else { throw refused }
+      next.counterStep = step
+    case (.counterMinimum, .integer(let minimum)):
+      if let maximum = counterMaximum, minimum > maximum {
+        throw .boundsCrossed(.counterMinimum, value: minimum, other: maximum)
+      }
+      next.counterMinimum = minimum
+    case (.counterMaximum, .integer(let maximum)):
+      if let minimum = counterMinimum, maximum < minimum {
+        throw .boundsCrossed(.counterMaximum, value: maximum, other: minimum)
+      }
+      next.counterMaximum = maximum
+    case (.counterMinimum, .null): next.counterMinimum = nil
+    case (.counterMaximum, .null): next.counterMaximum = nil
+    default: throw refused
+    }
+    return next
+  }
+
+  /// The state with one setting back at its default (never refused).
+  public func resetting(_ key: SettingKey) -> SettingsState {
+    // A default is always accepted: both bounds default to none.
+    (try? setting(key, to: SettingsState.defaults.value(of: key))) ?? self
+  }
+
+  private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
+    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+  }
+}

@@ -1,0 +1,102 @@
+import BlocCore
+import BlocTest
+import Foundation
+import Settings
+import Testing
+
+@Suite struct SettingsBlocTests {
+  @Test func setResetAndResetAll() async {
+    await blocTest(
+      build: { _ in SettingsBloc(storage: InMemoryStorage()) },
+      act: { context in
+        #expect(await context.bloc.send(.set(.searchLimit, 50)).isHandled)
+        #expect(await context.bloc.send(.set(.searchBackend, "itunes")).isHandled)
+        #expect(await context.bloc.send(.reset(.searchLimit)).isHandled)
+        #expect(await context.bloc.send(.resetAll).isHandled)
+      },
+      expect: [
+        .with(.set(.searchLimit, 50)),
+        .with(.set(.searchLimit, 50), .set(.searchBackend, "itunes")),
+        .with(.set(.searchBackend, "itunes")),
+        .defaults,
+      ])
+  }
+
+  @Test func anInvalidValueIsRefusedAndTheStateKept() async {
+    await blocTest(
+      build: { _ in SettingsBloc(storage: InMemoryStorage()) },
+      act: { context in
+        let outcome = await context.bloc.send(.set(.searchLimit, 500))
+        #expect(failure(outcome) == "searchLimit must be an integer from 1 to 200; got 500")
+        #expect(context.bloc.current == .defaults)
+        await context.bloc.send(.set(.counterMaximum, 10))
+        let crossed = await context.bloc.send(.set(.counterMinimum, 11))
+        #expect(
+          failure(crossed)?.contains("counterMinimum 11 would be above counterMaximum 10") == true)
+      },
+      expect: [.with(.set(.counterMaximum, 10))],
+      errors: [
+        .equals(SettingsError.invalidValue(.searchLimit, 500)),
+        .equals(SettingsError.boundsCrossed(.counterMinimum, value: 11, other: 10)),
+      ])
+  }
+
+  @Test func eventsAddedTogetherNeverUndoEachOther() async throws {
+    let bloc = SettingsBloc(storage: InMemoryStorage())
+    let events: [SettingsEvent] = [
+      .set(.searchBackend, "itunes"), .set(.searchCountry, "fr"), .set(.searchLimit, 7),
+      .set(.searchThrottleMs, 0), .set(.counterStep, 3), .set(.counterMinimum, -1),
+      .set(.counterMaximum, 9),
+    ]
+    await withTaskGroup(of: Void.self) { group in
+      for event in events { group.addTask { await bloc.send(event) } }
+    }
+    #expect(bloc.current == (try SettingsState.defaults.applying(events)))
+    await bloc.close()
+  }
+
+  @Test func settingsSurviveARestartInARealDirectory() async throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let first = SettingsBloc(storage: try FileStorage(directory: directory))
+    await first.send(.set(.searchCountry, "DE"))
+    await first.send(.set(.counterMinimum, -5))
+    await first.close()
+    #expect(
+      try storedText(directory, "settings")
+        == #"{"schemaVersion":1,"state":{"counterMaximum":null,"counterMinimum":-5,"#
+        + #""counterStep":1,"searchBackend":"packages","searchCountry":"de","searchLimit":20,"#
+        + #""searchThrottleMs":200}}"#)
+
+    let second = SettingsBloc(storage: try FileStorage(directory: directory))
+    #expect(second.restoreIssue == nil)
+    #expect(second.current.searchCountry == "de")
+    #expect(second.current.counterMinimum == -5)
+    // The outcome arrives once stored: a third instance sees the reset without a close.
+    #expect(await second.send(.resetAll).isHandled)
+    #expect(SettingsBloc(storage: try FileStorage(directory: directory)).current == .defaults)
+    await second.close()
+  }
+
+  @Test func anInvalidStoredValueIsKeptAsideAndTheDefaultsApply() async throws {
+    let storage = InMemoryStorage([
+      "settings": Data(#"{"schemaVersion":1,"state":{"searchLimit":500}}"#.utf8)
+    ])
+    let bloc = SettingsBloc(storage: storage)
+    #expect(bloc.current == .defaults)
+    let issue = try #require(bloc.restoreIssue)
+    #expect("\(issue)".contains("searchLimit must be an integer from 1 to 200; got 500"))
+    #expect(storage.snapshot["settings.unreadable-1"] != nil, "the user's file is kept aside")
+    await bloc.close()
+  }
+
+  @Test func aStoredValueMissingNewerKeysTakesTheirDefaults() async throws {
+    let storage = InMemoryStorage([
+      "settings": Data(#"{"schemaVersion":1,"state":{"searchBackend":"itunes"}}"#.utf8)
+    ])
+    let bloc = SettingsBloc(storage: storage)
+    #expect(bloc.restoreIssue == nil)
+    #expect(bloc.current == .with(.set(.searchBackend, "itunes")))
+    await bloc.close()
+  }
+}
