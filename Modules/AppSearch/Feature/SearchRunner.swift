@@ -13,6 +13,7 @@ struct SearchRunner: Sendable {
   let edits: StateEdits<AppSearchState>
 
   func run(_ term: String, _ emit: Emitter<AppSearchState>) async throws {
+    try Task.checkCancellation()
     let now = settings.current
     let term = term.trimmed
     let query = SearchQuery(term: term, country: now.searchCountry, limit: now.searchLimit)
@@ -23,8 +24,8 @@ struct SearchRunner: Sendable {
     } catch {
       answer = .failure(error)
     }
-    // Superseded by a newer search, or closed: whatever came back is stale.
-    if Task.isCancelled || !emit.isActive { throw CancellationError() }
+    // Superseded by a newer search, or closed: the emitter is inactive, so `apply` emits
+    // nothing and the outcome is cancelled, whatever the service answered.
     edits.apply(emit) { $0.finish(term, with: answer) }
   }
 }

@@ -93,6 +93,14 @@ import Testing
     #expect(String(decoding: storage.snapshot["search-marks"]!, as: UTF8.self).contains("[3]"))
   }
 
+  @Test func toggleMarkFailsWhenTheMarksCannotBeStored() async throws {
+    let bloc = AppSearchBloc(
+      settings: FixedSettings(), storage: ReadOnlyStorage(), services: .using(FakeSearchService()))
+    let outcome = await bloc.send(.toggleMark(9))
+    #expect(failure(outcome)?.hasPrefix("cannot save state 'search-marks': read-only") == true)
+    await bloc.close()
+  }
+
   @Test func theThreeFeaturesShareOneStateDirectory() async throws {
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

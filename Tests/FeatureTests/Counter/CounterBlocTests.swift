@@ -77,6 +77,17 @@ import Testing
     await counter.close()
   }
 
+  @Test func eventsAreHandledOneAtATimeInTheOrderAdded() async {
+    await blocTest(
+      build: { _ in CounterBloc(settings: FixedSettings(), storage: InMemoryStorage()) },
+      act: { context in
+        for value in 1...300 {
+          context.bloc.add(value.isMultiple(of: 3) ? .increment : .set(value))
+        }
+      },
+      expect: (1...300).map { CounterState(count: $0) })
+  }
+
   @Test func undoAndRedo() async {
     await blocTest(
       build: { _ in CounterBloc(settings: FixedSettings(), storage: InMemoryStorage()) },
