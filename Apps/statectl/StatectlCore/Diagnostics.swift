@@ -3,6 +3,10 @@ import Wire
 
 /// The messages (and hints) that `statectl` prints on stderr when something fails.
 public enum Diagnostics {
+  /// The code a daemon sends (without an id) to a user it does not serve, before closing.
+  /// StateServer defines it; Wire's `ErrorCode` does not (yet).
+  static let permissionDenied: ErrorCode = "permission_denied"
+
   /// How to start the daemon.
   public static let startHint = "is stated running? start it with: stated  (or: swift run stated)"
 
@@ -61,6 +65,8 @@ public enum Diagnostics {
       .invalidField where op == Request.Op.send,
       .missingField where op == Request.Op.send:
       text += "\nhint: list its events and their fields with: statectl describe \(feature)"
+    case permissionDenied:
+      text += "\nhint: the daemon serves only the user running it: run statectl as that user"
     case .unknownOp:
       text += "\nhint: the daemon does not know '\(op)'; check its version with: statectl ping"
     default:

@@ -78,8 +78,9 @@ public enum Help {
         Examples:
           statectl send counter increment
           statectl send counter set value:=42
-          statectl send settings set key=theme value=dark
-          statectl send search query term="swift bloc" limit:=10 tags:='["cli"]'
+          statectl send settings set key=counterStep value:=5
+          statectl send settings set key=counterMaximum value:=null
+          statectl send search search term="text editor"
         """
     case .get:
       body = """
@@ -115,7 +116,7 @@ public enum Help {
 
         Examples:
           statectl features
-          statectl features --json | jq -r '.features[]'
+          statectl features --json | jq -r '.features[].name'
         """
     case .describe:
       body = """

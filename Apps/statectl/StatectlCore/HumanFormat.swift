@@ -60,26 +60,61 @@ public enum HumanFormat {
     return text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
   }
 
-  /// Rows padded into aligned columns (the last column is not padded).
-  public static func table(_ rows: [[String]], indent: String = "") -> [String] {
+  /// Rows padded into aligned columns. A column with a limit in `maxWidths`, and the
+  /// last column when `width` (the line width) is known, wrap their text at spaces.
+  public static func table(
+    _ rows: [[String]], indent: String = "", width: Int? = nil, maxWidths: [Int?] = []
+  ) -> [String] {
     let columns = rows.map(\.count).max() ?? 0
+    guard columns > 0 else { return [] }
     var widths = Array(repeating: 0, count: columns)
     for row in rows {
-      for (index, cell) in row.enumerated() where index < columns - 1 {
-        widths[index] = max(widths[index], cell.count)
-      }
+      for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
     }
-    return rows.map { row in
-      var line = indent
-      for (index, cell) in row.enumerated() {
-        if index == row.count - 1 {
-          line += cell
-        } else {
-          line += cell + String(repeating: " ", count: widths[index] - cell.count + 2)
+    for (index, limit) in maxWidths.enumerated() where index < columns {
+      if let limit { widths[index] = min(widths[index], limit) }
+    }
+    if let width {
+      let used = indent.count + widths.dropLast().reduce(0) { $0 + $1 + 2 }
+      widths[columns - 1] = min(widths[columns - 1], max(20, width - used))
+    }
+    var lines: [String] = []
+    for row in rows {
+      let cells = row.enumerated().map { wrap($0.element, width: widths[$0.offset]) }
+      let height = cells.map(\.count).max() ?? 1
+      for lineIndex in 0..<height {
+        var line = indent
+        for (index, cell) in cells.enumerated() {
+          let text = lineIndex < cell.count ? cell[lineIndex] : ""
+          line += text
+          if index < cells.count - 1 {
+            line += String(repeating: " ", count: widths[index] - text.count + 2)
+          }
         }
+        while line.last == " " { line.removeLast() }
+        lines.append(line)
       }
-      while line.last == " " { line.removeLast() }
-      return line
     }
+    return lines
+  }
+
+  /// `text` in lines of at most `width` characters, broken at spaces (a longer word
+  /// keeps a line of its own).
+  public static func wrap(_ text: String, width: Int) -> [String] {
+    guard width > 0, text.count > width else { return [text] }
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if line.isEmpty {
+        line = String(word)
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = String(word)
+      }
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    return lines
   }
 }

@@ -7,7 +7,7 @@ import Wire
 /// `"name"`; members it does not know are left out of the text (`--json` shows all).
 public enum SchemaFormat {
   /// `features`: one line per feature, its name and summary aligned.
-  public static func featureLines(_ reply: JSONObject) -> [String] {
+  public static func featureLines(_ reply: JSONObject, width: Int? = nil) -> [String] {
     let list = reply["features"]?.arrayValue ?? []
     if list.isEmpty { return ["(the daemon serves no features)"] }
     let rows: [[String]] = list.map { entry in
@@ -19,12 +19,15 @@ public enum SchemaFormat {
       }
       return row
     }
-    return HumanFormat.table(rows)
+    return HumanFormat.table(rows, width: width)
   }
 
   /// `describe`: the feature's summary, a table of events and their fields, the
   /// state's shape, and an example command per event.
-  public static func describeLines(_ reply: JSONObject, feature: String) -> [String] {
+  /// `width`: the terminal's, to wrap long descriptions; nil leaves lines whole.
+  public static func describeLines(
+    _ reply: JSONObject, feature: String, width: Int? = nil
+  ) -> [String] {
     let name = reply["feature"]?.stringValue ?? reply["name"]?.stringValue ?? feature
     var lines: [String] = []
     if let summary = reply["summary"]?.stringValue ?? reply["description"]?.stringValue {
@@ -47,7 +50,9 @@ public enum SchemaFormat {
           rows.append(["", field.name, field.type, field.summary])
         }
       }
-      lines.append(contentsOf: HumanFormat.table(rows, indent: "  "))
+      lines.append(
+        contentsOf: HumanFormat.table(
+          rows, indent: "  ", width: width, maxWidths: [nil, nil, typeWidth]))
     }
 
     let stateFields = fieldList(reply["state_shape"] ?? reply["state"] ?? reply["shape"])
@@ -56,7 +61,9 @@ public enum SchemaFormat {
       lines.append("State:")
       var rows: [[String]] = [["FIELD", "TYPE", "DESCRIPTION"]]
       rows += stateFields.map { [$0.name, $0.type, $0.summary] }
-      lines.append(contentsOf: HumanFormat.table(rows, indent: "  "))
+      lines.append(
+        contentsOf: HumanFormat.table(
+          rows, indent: "  ", width: width, maxWidths: [nil, typeWidth]))
     }
 
     if let undo = reply["undo_redo"]?.boolValue ?? reply["undo"]?.boolValue {
@@ -79,6 +86,9 @@ public enum SchemaFormat {
     }
     return lines
   }
+
+  /// Longer types (a long list of choices) wrap within this many columns.
+  static let typeWidth = 32
 
   /// One described field.
   struct Field {

@@ -177,14 +177,36 @@ struct Session {
     do {
       reply = try connection.call(Request(id: id, op: op, fields: fields))
     } catch {
+      // An error the daemon sent without an id before closing (permission_denied,
+      // frame_too_large) explains the closed connection better.
+      if error.kind == .closed, let unsolicited = Self.unsolicitedError(connection) {
+        throw Self.refusal(unsolicited, op: op, fields: fields)
+      }
       throw Failure(
         status: .connectionFailed, message: Diagnostics.conversation(error, timeout: timeout))
     }
     if !reply.ok {
-      let error = reply.error ?? WireError(.internalError, "request failed")
-      throw Failure(status: .refused, message: Diagnostics.refused(error, op: op, fields: fields))
+      throw Self.refusal(
+        reply.error ?? WireError(.internalError, "request failed"), op: op, fields: fields)
     }
     return reply
+  }
+
+  /// The first failed reply without an id among the messages read so far.
+  private static func unsolicitedError(_ connection: WireConnection) -> WireError? {
+    while let message = try? connection.readMessage() {
+      if case .reply(let reply) = message, reply.id == nil, let error = reply.error {
+        return error
+      }
+    }
+    return nil
+  }
+
+  /// The daemon refused: exit status 1, except that a daemon refusing this user is
+  /// unreachable for it (3), like a socket it may not open.
+  private static func refusal(_ error: WireError, op: String, fields: JSONObject) -> Failure {
+    let status: ExitStatus = error.code == Diagnostics.permissionDenied ? .unreachable : .refused
+    return Failure(status: status, message: Diagnostics.refused(error, op: op, fields: fields))
   }
 
   private func report(_ error: any Error) -> ExitStatus {
@@ -217,11 +239,12 @@ struct Session {
         lines.append("ok")
       }
     case .features:
-      lines = SchemaFormat.featureLines(reply.fields)
+      lines = SchemaFormat.featureLines(reply.fields, width: console.width)
     case .describe(let feature):
-      lines = SchemaFormat.describeLines(reply.fields, feature: feature)
+      lines = SchemaFormat.describeLines(reply.fields, feature: feature, width: console.width)
     case .ping:
-      let daemon = reply.fields["daemon"].map(HumanFormat.scalarOrCompact) ?? "the daemon"
+      var daemon = reply.fields["daemon"].map(HumanFormat.scalarOrCompact) ?? "the daemon"
+      if !daemon.hasPrefix("stated") && daemon != "the daemon" { daemon = "stated " + daemon }
       let version = reply.fields["protocol"]?.intValue
       let milliseconds = Double(roundTrip / 1000) / 1000
       lines.append(
