@@ -4,7 +4,7 @@ import Testing
 import Wire
 
 /// statectl in process against a fake daemon: requests sent, output, exit statuses.
-@Suite struct SessionTests {
+@Suite(.serialized) struct SessionTests {
   static func counterReply(_ request: Request) -> [UInt8]? {
     switch request.op {
     case "send", "get":
@@ -179,7 +179,7 @@ import Wire
 }
 
 /// No daemon: missing, stale and foreign sockets exit 3 with the path and a hint.
-@Suite struct UnreachableTests {
+@Suite(.serialized) struct UnreachableTests {
   @Test func missingSocket() {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
