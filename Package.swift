@@ -33,7 +33,16 @@ let package = Package(
       name: "stated",
       dependencies: ["StateServer", "Wire", "Counter", "AppSearch", "Settings"],
       path: "Apps/stated"),
-    .executableTarget(name: "statectl", dependencies: ["Wire"], path: "Apps/statectl"),
+    // statectl: the command-line logic lives in StatectlCore (unit-tested by CLITests);
+    // the executable is only main.swift, linked with a static Swift runtime so that a
+    // whole `statectl send` process starts in about a millisecond. Only this
+    // executable carries the unsafe flag; the library products stay usable as
+    // dependencies.
+    .target(name: "StatectlCore", dependencies: ["Wire"], path: "Apps/statectl/StatectlCore"),
+    .executableTarget(
+      name: "statectl", dependencies: ["StatectlCore", "Wire"], path: "Apps/statectl",
+      exclude: ["StatectlCore"], sources: ["main.swift"],
+      linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
     .executableTarget(name: "bloc-bench", dependencies: ["BlocCore"], path: "Scripts/BlocBench"),
     .executableTarget(
       name: "catalog-bench", dependencies: ["AppSearch"], path: "Scripts/CatalogBench"),
@@ -49,6 +58,7 @@ let package = Package(
     .testTarget(
       name: "AppSearchTests", dependencies: ["AppSearch", "BlocCore"], path: "Tests/AppSearchTests"),
     .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
+    .testTarget(name: "CLITests", dependencies: ["StatectlCore", "Wire"], path: "Tests/CLITests"),
     .testTarget(
       name: "DaemonTests", dependencies: ["Wire", "StateServer", "BlocCore"],
       path: "Tests/DaemonTests"),

@@ -1,0 +1,182 @@
+import Wire
+
+/// The help texts, printed by `statectl help [COMMAND]`, `statectl --help` and
+/// `statectl COMMAND --help`.
+public enum Help {
+  public static let version = "0.1.0"
+
+  static let exitStatuses = """
+    Exit status:
+      0  success (watch: also when stopped by --count, Ctrl-C/SIGINT or SIGTERM)
+      1  the daemon refused the request (unknown feature or event, invalid field,
+         the event failed, no undo history...); its message is printed on stderr
+      2  usage error: unknown command or option, missing argument, bad field:=json
+      3  the daemon is unreachable: no socket file, a stale socket (connection
+         refused: no daemon listening), permission denied, or an invalid socket path
+      4  connected, but the daemon closed the connection, did not answer within
+         --timeout, or sent a reply that is not protocol v1
+    """
+
+  /// The general help. `socket` is the path that would be used now.
+  public static func general(socket: SocketPath) -> String {
+    """
+    statectl \(version): talk to the stated daemon (protocol v\(ProtocolInfo.version)).
+    statectl knows no feature itself; everything comes from the daemon.
+
+    Usage: statectl [OPTIONS] COMMAND [ARGUMENTS]
+
+    Commands:
+      send FEATURE EVENT [FIELD=TEXT | FIELD:=JSON ...]
+                         send an event; print the new state
+      get FEATURE        print the current state
+      watch FEATURE      print each new state until interrupted (or --count N)
+      features           list the features the daemon serves
+      describe FEATURE   list a feature's events, their fields, and its state
+      undo FEATURE       step a feature's state back
+      redo FEATURE       step it forward again
+      ping               check that the daemon answers; print its version
+      help [COMMAND]     show help for a command (or: statectl COMMAND --help)
+
+    Options (before or after the command):
+      --socket PATH      the daemon's socket; default $STATED_SOCKET if set, else
+                         $XDG_RUNTIME_DIR/stated/stated.sock, else /tmp/stated-<uid>/stated.sock
+                         (now: \(socket.path))
+      --json             one JSON object per line (the default when stdout is not a terminal)
+      --human            readable text even when stdout is not a terminal
+      --timeout SECONDS  wait at most this long to connect and for each reply
+                         (default 10; 0 waits forever; watch waits forever for new states)
+      -h, --help         show help
+      -V, --version      print statectl's version
+
+    Examples:
+      statectl ping
+      statectl features
+      statectl describe counter
+      statectl send counter increment
+      statectl send counter set value:=42
+      statectl watch counter | jq .state.count
+
+    \(exitStatuses)
+    """
+  }
+
+  /// The help of one command.
+  public static func command(_ name: CommandName) -> String {
+    let body: String
+    switch name {
+    case .send:
+      body = """
+        Usage: statectl send FEATURE EVENT [FIELD=TEXT | FIELD:=JSON ...]
+
+        Sends the event {"type": EVENT, FIELD: VALUE, ...} to FEATURE and prints the
+        state after the event was handled (and its outcome when not "handled").
+          FIELD=TEXT    the field is the string TEXT (which may contain '=')
+          FIELD:=JSON   the field is the JSON value: a number, true, false, null,
+                        an array or an object
+        'statectl describe FEATURE' lists the events and the types of their fields.
+
+        Examples:
+          statectl send counter increment
+          statectl send counter set value:=42
+          statectl send settings set key=counterStep value:=5
+          statectl send settings set key=counterMaximum value:=null
+          statectl send search search term="text editor"
+        """
+    case .get:
+      body = """
+        Usage: statectl get FEATURE
+
+        Prints FEATURE's current state.
+
+        Examples:
+          statectl get counter
+          statectl get counter --json | jq .state
+        """
+    case .watch:
+      body = """
+        Usage: statectl watch FEATURE [--count N]
+
+        Prints FEATURE's current state, then each new state as it changes, until
+        interrupted (Ctrl-C/SIGINT or SIGTERM: exit status 0) or, with --count N,
+        after N states (the current one counts). Piped or with --json, each state
+        is one line: {"feature": FEATURE, "seq": N, "state": {...}}.
+
+          -n, --count N  stop after N states
+
+        Examples:
+          statectl watch counter
+          statectl watch counter --count 1
+          statectl watch counter | jq .state.count
+        """
+    case .features:
+      body = """
+        Usage: statectl features
+
+        Lists the features the daemon serves.
+
+        Examples:
+          statectl features
+          statectl features --json | jq -r '.features[].name'
+        """
+    case .describe:
+      body = """
+        Usage: statectl describe FEATURE
+
+        Lists FEATURE's events with their fields and types, and the shape of its
+        state, with an example command for each event.
+
+        Examples:
+          statectl describe counter
+          statectl describe counter --json
+        """
+    case .undo:
+      body = """
+        Usage: statectl undo FEATURE
+
+        Steps FEATURE's state back to the one before its last change and prints it.
+        With nothing to undo, says so and prints the unchanged state (exit status 0;
+        in JSON, "changed" is false). Refused (exit status 1) when the feature keeps
+        no history ('statectl describe FEATURE' tells).
+
+        Examples:
+          statectl undo counter
+        """
+    case .redo:
+      body = """
+        Usage: statectl redo FEATURE
+
+        Steps FEATURE's state forward again after an undo and prints it.
+        With nothing to redo, says so and prints the unchanged state (exit status 0;
+        in JSON, "changed" is false). Refused (exit status 1) when the feature keeps
+        no history.
+
+        Examples:
+          statectl redo counter
+        """
+    case .ping:
+      body = """
+        Usage: statectl ping
+
+        Checks that the daemon answers and prints its version, its protocol
+        version and the round-trip time.
+
+        Examples:
+          statectl ping
+          statectl ping --socket /tmp/stated-test/stated.sock
+        """
+    case .help:
+      body = """
+        Usage: statectl help [COMMAND]
+
+        Shows the general help, or COMMAND's.
+
+        Examples:
+          statectl help send
+          statectl send --help
+        """
+    }
+    return body
+      + "\n\nOptions: --socket PATH, --json, --human, --timeout SECONDS (see 'statectl --help').\n\n"
+      + exitStatuses
+  }
+}

@@ -1,0 +1,263 @@
+import Wire
+
+/// The commands of `statectl`.
+public enum CommandName: String, CaseIterable, Sendable {
+  case send, get, watch, features, describe, undo, redo, ping, help
+}
+
+/// How replies are printed.
+public enum OutputMode: Equatable, Sendable {
+  /// Readable text on a terminal, JSON lines otherwise.
+  case automatic
+  /// One JSON object per line (`--json`).
+  case json
+  /// Readable text even when piped (`--human`).
+  case human
+}
+
+/// Options that every command accepts.
+public struct GlobalOptions: Equatable, Sendable {
+  /// `--socket PATH`; nil means `$STATED_SOCKET` or the daemon's default.
+  public var socket: String?
+  public var output: OutputMode = .automatic
+  /// `--timeout SECONDS` for connecting and for each reply; nil waits forever.
+  public var timeout: Duration? = .seconds(10)
+
+  public init(
+    socket: String? = nil, output: OutputMode = .automatic, timeout: Duration? = .seconds(10)
+  ) {
+    self.socket = socket
+    self.output = output
+    self.timeout = timeout
+  }
+}
+
+/// What to do, with its arguments checked.
+public enum Command: Equatable, Sendable {
+  case send(feature: String, event: String, fields: JSONObject)
+  case get(feature: String)
+  /// `count`: stop after this many states (the current one included); nil runs until interrupted.
+  case watch(feature: String, count: Int?)
+  case features
+  case describe(feature: String)
+  case undo(feature: String)
+  case redo(feature: String)
+  case ping
+  /// General help, or one command's.
+  case help(CommandName?)
+  case version
+}
+
+/// A command line that cannot be run: the message, and the command whose help to point to.
+public struct UsageError: Error, Equatable, Sendable {
+  public var message: String
+  public var command: CommandName?
+
+  public init(_ message: String, command: CommandName? = nil) {
+    self.message = message
+    self.command = command
+  }
+}
+
+/// A parsed command line.
+///
+/// Options may appear before or after the command; `--` ends them, so that later
+/// arguments starting with `-` are taken as they are.
+///
+/// ```swift
+/// try Invocation(parsing: ["--json", "send", "counter", "set", "value:=3"]).command
+/// // .send(feature: "counter", event: "set", fields: ["value": 3])
+/// ```
+public struct Invocation: Equatable, Sendable {
+  public var options: GlobalOptions
+  public var command: Command
+
+  public init(options: GlobalOptions = GlobalOptions(), command: Command) {
+    self.options = options
+    self.command = command
+  }
+
+  /// Parses the arguments after the program name.
+  public init(parsing arguments: [String]) throws(UsageError) {
+    var options = GlobalOptions()
+    var positionals: [String] = []
+    var wantsHelp = false
+    var wantsVersion = false
+    var count: Int?
+    var remaining = arguments[...]
+    var optionsEnded = false
+
+    // The command, once known, so that errors point to its help.
+    func currentCommand() -> CommandName? {
+      positionals.first.flatMap(CommandName.init(rawValue:))
+    }
+
+    while let argument = remaining.popFirst() {
+      if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+        positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      var name = argument
+      var attached: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        attached = String(argument[argument.index(after: equals)...])
+      }
+      func value(_ what: String) throws(UsageError) -> String {
+        if let attached { return attached }
+        guard let next = remaining.popFirst() else {
+          throw UsageError("option \(name) needs a value (\(what))", command: currentCommand())
+        }
+        return next
+      }
+      func flag() throws(UsageError) {
+        if attached != nil {
+          throw UsageError("option \(name) takes no value", command: currentCommand())
+        }
+      }
+      switch name {
+      case "-h", "--help":
+        try flag()
+        wantsHelp = true
+      case "-V", "--version":
+        try flag()
+        wantsVersion = true
+      case "--json":
+        try flag()
+        options.output = .json
+      case "--human":
+        try flag()
+        options.output = .human
+      case "--socket", "-s":
+        let path = try value("a socket path")
+        guard !path.isEmpty else {
+          throw UsageError("option \(name) needs a non-empty path", command: currentCommand())
+        }
+        options.socket = path
+      case "--timeout":
+        let text = try value("seconds")
+        guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+          throw UsageError(
+            "option --timeout needs a number of seconds (0 waits forever), got '\(text)'",
+            command: currentCommand())
+        }
+        options.timeout = seconds == 0 ? nil : .milliseconds(Int64((seconds * 1000).rounded(.up)))
+      case "--count", "-n":
+        let text = try value("a number of states")
+        guard let number = Int(text), number > 0 else {
+          throw UsageError(
+            "option \(name) needs a positive whole number, got '\(text)'", command: .watch)
+        }
+        count = number
+      default:
+        throw UsageError("unknown option '\(argument)'", command: currentCommand())
+      }
+    }
+
+    if wantsVersion {
+      self.init(options: options, command: .version)
+      return
+    }
+    guard let first = positionals.first else {
+      if wantsHelp {
+        self.init(options: options, command: .help(nil))
+        return
+      }
+      throw UsageError("missing command")
+    }
+    guard let name = CommandName(rawValue: first) else {
+      var message = "unknown command '\(first)'"
+      if let guess = Self.suggestion(for: first) {
+        message += " (did you mean '\(guess.rawValue)'?)"
+      }
+      throw UsageError(message)
+    }
+    if count != nil && name != .watch && !wantsHelp {
+      throw UsageError("option --count is only for 'watch'", command: name)
+    }
+    if wantsHelp {
+      self.init(options: options, command: .help(name == .help ? nil : name))
+      return
+    }
+    let arguments = Array(positionals.dropFirst())
+    self.init(options: options, command: try Self.command(name, arguments, count: count))
+  }
+
+  private static func command(
+    _ name: CommandName, _ arguments: [String], count: Int?
+  ) throws(UsageError) -> Command {
+    func feature() throws(UsageError) -> String {
+      guard let feature = arguments.first else {
+        throw UsageError("missing FEATURE (list them with 'statectl features')", command: name)
+      }
+      guard !feature.isEmpty else { throw UsageError("FEATURE must not be empty", command: name) }
+      guard arguments.count == 1 else {
+        throw UsageError("unexpected argument '\(arguments[1])'", command: name)
+      }
+      return feature
+    }
+    func none() throws(UsageError) {
+      if let extra = arguments.first {
+        throw UsageError("unexpected argument '\(extra)'", command: name)
+      }
+    }
+    switch name {
+    case .send:
+      guard arguments.count >= 2 else {
+        let missing = arguments.isEmpty ? "FEATURE and EVENT" : "EVENT"
+        throw UsageError(
+          "missing \(missing) (list events with 'statectl describe FEATURE')", command: .send)
+      }
+      guard !arguments[0].isEmpty, !arguments[1].isEmpty else {
+        throw UsageError("FEATURE and EVENT must not be empty", command: .send)
+      }
+      let fields = try EventFields.parse(arguments.dropFirst(2))
+      return .send(feature: arguments[0], event: arguments[1], fields: fields)
+    case .get: return .get(feature: try feature())
+    case .watch: return .watch(feature: try feature(), count: count)
+    case .describe: return .describe(feature: try feature())
+    case .undo: return .undo(feature: try feature())
+    case .redo: return .redo(feature: try feature())
+    case .features:
+      try none()
+      return .features
+    case .ping:
+      try none()
+      return .ping
+    case .help:
+      guard let topic = arguments.first else { return .help(nil) }
+      guard arguments.count == 1 else {
+        throw UsageError("unexpected argument '\(arguments[1])'", command: .help)
+      }
+      guard let command = CommandName(rawValue: topic) else {
+        throw UsageError("no help for '\(topic)': not a command", command: .help)
+      }
+      return .help(command == .help ? nil : command)
+    }
+  }
+
+  /// The command within two edits of `word`, if exactly one is.
+  static func suggestion(for word: String) -> CommandName? {
+    let close = CommandName.allCases.filter { editDistance(word, $0.rawValue) <= 2 }
+    return close.count == 1 ? close[0] : nil
+  }
+
+  private static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.utf8)
+    let b = Array(b.utf8)
+    var previous = Array(0...b.count)
+    for i in 1...max(a.count, 1) where !a.isEmpty {
+      var current = [i] + Array(repeating: 0, count: b.count)
+      for j in stride(from: 1, through: b.count, by: 1) {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      }
+      previous = current
+    }
+    return a.isEmpty ? b.count : previous[b.count]
+  }
+}

@@ -1,0 +1,308 @@
+// bench-load: the load generator and process timer of Scripts/bench, which compiles it
+// with gcc into a temporary directory. One program measures both servers, so neither
+// gets a faster client than the other.
+//
+//   bench-load load SOCKET PROTOCOL CLIENTS PIPELINE SECONDS WARMUP
+//     PROTOCOL: "redis" sends RESP `INCR k`; "stated" sends the JSON line
+//     {"op":"send","feature":"counter","event":{"type":"increment"}}.
+//     CLIENTS connections, each keeping PIPELINE requests in flight (a new request for
+//     every reply), all driven by one thread with epoll, like redis-benchmark.
+//     Replies are counted by their line ends; error replies (RESP "-", or a stated reply
+//     that does not start with {"ok":true) are counted apart.
+//     Prints: "<replies per second> <errors> <replies>" for the SECONDS after WARMUP.
+//
+//   bench-load spawn RUNS WARMUP -- COMMAND_A ... -- COMMAND_B ...
+//     Runs the two commands alternately (A B, then B A, ...) RUNS times each after
+//     WARMUP untimed runs each, stdout and stderr to /dev/null, and times each whole
+//     process (posix_spawn to waitpid).
+//     Prints: "<median µs A> <mean µs A> <min µs A> <failures A> <median µs B> <mean µs B>
+//     <min µs B> <failures B>".
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void die(const char *what) {
+  perror(what);
+  exit(2);
+}
+
+// ---- load ----
+
+static const char REDIS_REQUEST[] = "*2\r\n$4\r\nINCR\r\n$1\r\nk\r\n";
+static const char STATED_REQUEST[] =
+    "{\"op\":\"send\",\"feature\":\"counter\",\"event\":{\"type\":\"increment\"}}\n";
+static const char STATED_OK[] = "{\"ok\":true";
+
+struct client {
+  int fd;
+  size_t line_length;  // bytes of the current reply line seen so far
+  char head[16];       // its first bytes, to tell errors
+  char *out;           // requests not yet written
+  size_t out_length;
+  size_t out_capacity;
+  int want_write;
+};
+
+static const char *request;
+static size_t request_length;
+static int is_redis;
+
+static int connect_unix(const char *path) {
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) die("socket");
+  struct sockaddr_un address = {.sun_family = AF_UNIX};
+  if (strlen(path) >= sizeof address.sun_path) {
+    fprintf(stderr, "bench-load: socket path too long: %s\n", path);
+    exit(2);
+  }
+  strcpy(address.sun_path, path);
+  if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+    fprintf(stderr, "bench-load: cannot connect to %s: %s\n", path, strerror(errno));
+    exit(2);
+  }
+  if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) die("fcntl");
+  return fd;
+}
+
+static void update_interest(int epoll, struct client *c, int want_write) {
+  if (c->want_write == want_write) return;
+  struct epoll_event event = {.events = EPOLLIN | (want_write ? EPOLLOUT : 0), .data.ptr = c};
+  if (epoll_ctl(epoll, EPOLL_CTL_MOD, c->fd, &event) != 0) die("epoll_ctl");
+  c->want_write = want_write;
+}
+
+// Writes what is pending; keeps the rest for EPOLLOUT.
+static void flush(int epoll, struct client *c) {
+  size_t offset = 0;
+  while (offset < c->out_length) {
+    ssize_t n = send(c->fd, c->out + offset, c->out_length - offset, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) break;
+      die("send");
+    }
+    offset += (size_t)n;
+  }
+  memmove(c->out, c->out + offset, c->out_length - offset);
+  c->out_length -= offset;
+  update_interest(epoll, c, c->out_length > 0);
+}
+
+static void queue_requests(struct client *c, long count) {
+  size_t needed = c->out_length + (size_t)count * request_length;
+  if (needed > c->out_capacity) {
+    c->out_capacity = needed * 2;
+    c->out = realloc(c->out, c->out_capacity);
+    if (!c->out) die("realloc");
+  }
+  for (long i = 0; i < count; i++) {
+    memcpy(c->out + c->out_length, request, request_length);
+    c->out_length += request_length;
+  }
+}
+
+static int load(int argc, char **argv) {
+  if (argc != 8) {
+    fprintf(stderr, "usage: bench-load load SOCKET redis|stated CLIENTS PIPELINE SECONDS WARMUP\n");
+    return 2;
+  }
+  const char *path = argv[2];
+  is_redis = strcmp(argv[3], "redis") == 0;
+  if (!is_redis && strcmp(argv[3], "stated") != 0) {
+    fprintf(stderr, "bench-load: protocol must be redis or stated\n");
+    return 2;
+  }
+  request = is_redis ? REDIS_REQUEST : STATED_REQUEST;
+  request_length = strlen(request);
+  int clients = atoi(argv[4]);
+  int pipeline = atoi(argv[5]);
+  double seconds = atof(argv[6]);
+  double warmup = atof(argv[7]);
+  if (clients < 1 || pipeline < 1 || seconds <= 0 || warmup < 0) {
+    fprintf(stderr, "bench-load: bad numbers\n");
+    return 2;
+  }
+
+  int epoll = epoll_create1(EPOLL_CLOEXEC);
+  if (epoll < 0) die("epoll_create1");
+  struct client *all = calloc((size_t)clients, sizeof *all);
+  for (int i = 0; i < clients; i++) {
+    struct client *c = &all[i];
+    c->fd = connect_unix(path);
+    struct epoll_event event = {.events = EPOLLIN, .data.ptr = c};
+    if (epoll_ctl(epoll, EPOLL_CTL_ADD, c->fd, &event) != 0) die("epoll_ctl");
+  }
+  for (int i = 0; i < clients; i++) {
+    queue_requests(&all[i], pipeline);
+    flush(epoll, &all[i]);
+  }
+
+  long replies = 0, errors = 0, counted = 0, counted_errors = 0;
+  double start = now();
+  double measure_from = start + warmup;
+  double measure_until = measure_from + seconds;
+  int measuring = warmup == 0;
+  char buffer[65536];
+  struct epoll_event events[256];
+  for (;;) {
+    double t = now();
+    if (!measuring && t >= measure_from) {
+      measuring = 1;
+      counted = 0;
+      counted_errors = 0;
+    }
+    if (t >= measure_until) break;
+    int ready = epoll_wait(epoll, events, 256, 100);
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      die("epoll_wait");
+    }
+    for (int e = 0; e < ready; e++) {
+      struct client *c = events[e].data.ptr;
+      if (events[e].events & EPOLLOUT) flush(epoll, c);
+      if (!(events[e].events & (EPOLLIN | EPOLLHUP | EPOLLERR))) continue;
+      long completed = 0;
+      for (;;) {
+        ssize_t n = recv(c->fd, buffer, sizeof buffer, 0);
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          if (errno == EAGAIN) break;
+          die("recv");
+        }
+        if (n == 0) {
+          fprintf(stderr, "bench-load: the server closed a connection\n");
+          return 1;
+        }
+        for (ssize_t i = 0; i < n; i++) {
+          char byte = buffer[i];
+          if (c->line_length < sizeof c->head) c->head[c->line_length] = byte;
+          c->line_length++;
+          if (byte != '\n') continue;
+          int failed = is_redis ? c->head[0] == '-'
+                                : (c->line_length < sizeof STATED_OK ||
+                                   memcmp(c->head, STATED_OK, sizeof STATED_OK - 1) != 0);
+          if (failed && errors == 0) {
+            fprintf(stderr, "bench-load: error reply: %.*s...\n", (int)sizeof c->head, c->head);
+          }
+          errors += failed;
+          counted_errors += failed;
+          c->line_length = 0;
+          completed++;
+        }
+        if (n < (ssize_t)sizeof buffer) break;
+      }
+      replies += completed;
+      counted += completed;
+      if (completed > 0) {
+        queue_requests(c, completed);
+        flush(epoll, c);
+      }
+    }
+  }
+  double elapsed = now() - measure_from;
+  printf("%.0f %ld %ld\n", (double)counted / elapsed, counted_errors, replies);
+  for (int i = 0; i < clients; i++) close(all[i].fd);
+  return errors > 0 ? 1 : 0;
+}
+
+// ---- spawn ----
+
+static double run_once(char **command, int *failed) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  double start = now();
+  pid_t pid;
+  int spawned = posix_spawn(&pid, command[0], &actions, NULL, command, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) {
+    fprintf(stderr, "bench-load: cannot run %s: %s\n", command[0], strerror(spawned));
+    exit(2);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) die("waitpid");
+  }
+  double elapsed = now() - start;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) (*failed)++;
+  return elapsed * 1e6;
+}
+
+static int compare(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void summary(double *times, int runs, int failures) {
+  qsort(times, (size_t)runs, sizeof *times, compare);
+  double sum = 0;
+  for (int i = 0; i < runs; i++) sum += times[i];
+  double median = runs % 2 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2;
+  printf("%.0f %.0f %.0f %d", median, sum / runs, times[0], failures);
+}
+
+static int spawn(int argc, char **argv) {
+  if (argc < 7 || strcmp(argv[4], "--") != 0) {
+    fprintf(stderr, "usage: bench-load spawn RUNS WARMUP -- COMMAND_A ... -- COMMAND_B ...\n");
+    return 2;
+  }
+  int runs = atoi(argv[2]);
+  int warmup = atoi(argv[3]);
+  char **a = &argv[5];
+  int split = 5;
+  while (split < argc && strcmp(argv[split], "--") != 0) split++;
+  if (split >= argc - 1 || runs < 1) {
+    fprintf(stderr, "bench-load: need two commands and RUNS >= 1\n");
+    return 2;
+  }
+  argv[split] = NULL;
+  char **b = &argv[split + 1];
+  int failed_a = 0, failed_b = 0, ignored = 0;
+  for (int i = 0; i < warmup; i++) {
+    run_once(a, &ignored);
+    run_once(b, &ignored);
+  }
+  double *times_a = calloc((size_t)runs, sizeof(double));
+  double *times_b = calloc((size_t)runs, sizeof(double));
+  for (int i = 0; i < runs; i++) {
+    if (i % 2 == 0) {
+      times_a[i] = run_once(a, &failed_a);
+      times_b[i] = run_once(b, &failed_b);
+    } else {
+      times_b[i] = run_once(b, &failed_b);
+      times_a[i] = run_once(a, &failed_a);
+    }
+  }
+  summary(times_a, runs, failed_a);
+  printf(" ");
+  summary(times_b, runs, failed_b);
+  printf("\n");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "load") == 0) return load(argc, argv);
+  if (argc >= 2 && strcmp(argv[1], "spawn") == 0) return spawn(argc, argv);
+  fprintf(stderr, "usage: bench-load load ... | bench-load spawn ... (see the source's header)\n");
+  return 2;
+}

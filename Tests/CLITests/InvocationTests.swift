@@ -1,0 +1,115 @@
+import StatectlCore
+import Testing
+import Wire
+
+@Suite struct InvocationTests {
+  func parse(_ arguments: String...) throws -> Invocation {
+    try Invocation(parsing: arguments)
+  }
+
+  func usageError(_ arguments: String...) -> UsageError? {
+    do {
+      _ = try Invocation(parsing: arguments)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func commandsWithTheirArguments() throws {
+    #expect(try parse("get", "counter").command == .get(feature: "counter"))
+    #expect(try parse("describe", "counter").command == .describe(feature: "counter"))
+    #expect(try parse("undo", "counter").command == .undo(feature: "counter"))
+    #expect(try parse("redo", "counter").command == .redo(feature: "counter"))
+    #expect(try parse("features").command == .features)
+    #expect(try parse("ping").command == .ping)
+    #expect(try parse("watch", "counter").command == .watch(feature: "counter", count: nil))
+    #expect(
+      try parse("send", "counter", "increment").command
+        == .send(feature: "counter", event: "increment", fields: [:]))
+  }
+
+  @Test func sendFieldsKeepTheirOrderAndTypes() throws {
+    let command = try parse("send", "settings", "set", "key=theme", "value:=3", "on:=true").command
+    #expect(
+      command
+        == .send(
+          feature: "settings", event: "set", fields: ["key": "theme", "value": 3, "on": true]))
+  }
+
+  @Test func globalOptionsAnywhere() throws {
+    let before = try parse("--socket", "/tmp/s.sock", "--json", "get", "counter")
+    let after = try parse("get", "counter", "--socket=/tmp/s.sock", "--json")
+    #expect(before == after)
+    #expect(before.options.socket == "/tmp/s.sock")
+    #expect(before.options.output == .json)
+    #expect(try parse("get", "counter", "--human").options.output == .human)
+    #expect(try parse("get", "counter").options.output == .automatic)
+  }
+
+  @Test func timeoutOption() throws {
+    #expect(try parse("ping").options.timeout == .seconds(10))
+    #expect(try parse("ping", "--timeout", "0.25").options.timeout == .milliseconds(250))
+    #expect(try parse("ping", "--timeout=0").options.timeout == nil)
+    #expect(usageError("ping", "--timeout", "soon")?.message.contains("--timeout") == true)
+    #expect(usageError("ping", "--timeout", "-1") != nil)
+  }
+
+  @Test func watchCount() throws {
+    #expect(
+      try parse("watch", "counter", "--count", "3").command == .watch(feature: "counter", count: 3))
+    #expect(
+      try parse("watch", "--count=2", "counter").command == .watch(feature: "counter", count: 2))
+    #expect(
+      try parse("watch", "counter", "-n", "1").command == .watch(feature: "counter", count: 1))
+    #expect(usageError("watch", "counter", "--count", "0")?.command == .watch)
+    #expect(usageError("watch", "counter", "--count", "x") != nil)
+    #expect(usageError("watch", "counter", "--count") != nil)
+    #expect(
+      usageError("get", "counter", "--count", "2")?.message == "option --count is only for 'watch'")
+  }
+
+  @Test func help() throws {
+    #expect(try parse("--help").command == .help(nil))
+    #expect(try parse("-h").command == .help(nil))
+    #expect(try parse("help").command == .help(nil))
+    #expect(try parse("help", "send").command == .help(.send))
+    #expect(try parse("send", "--help").command == .help(.send))
+    #expect(try parse("watch", "counter", "-h").command == .help(.watch))
+    // Help wins over arguments that would be an error.
+    #expect(try parse("send", "--help", "x").command == .help(.send))
+    #expect(try parse("--version").command == .version)
+    #expect(try parse("get", "-V").command == .version)
+    #expect(usageError("help", "nope")?.command == .help)
+  }
+
+  @Test func doubleDashEndsOptions() throws {
+    #expect(
+      try parse("send", "counter", "set", "--", "-x=1").command
+        == .send(feature: "counter", event: "set", fields: ["-x": "1"]))
+  }
+
+  @Test func usageErrorsNameTheCommand() {
+    #expect(usageError()?.message == "missing command")
+    #expect(usageError("sned")?.message == "unknown command 'sned' (did you mean 'send'?)")
+    #expect(usageError("frobnicate")?.message == "unknown command 'frobnicate'")
+    #expect(usageError("get")?.command == .get)
+    #expect(usageError("get")?.message.hasPrefix("missing FEATURE") == true)
+    #expect(usageError("get", "a", "b")?.message == "unexpected argument 'b'")
+    #expect(usageError("ping", "x")?.message == "unexpected argument 'x'")
+    #expect(usageError("send", "counter")?.message.hasPrefix("missing EVENT") == true)
+    #expect(usageError("send")?.message.hasPrefix("missing FEATURE and EVENT") == true)
+    #expect(usageError("get", "counter", "--frob")?.message == "unknown option '--frob'")
+    #expect(usageError("get", "counter", "--frob")?.command == .get)
+    #expect(usageError("get", "counter", "--socket") != nil)
+    #expect(usageError("get", "counter", "--socket=") != nil)
+    #expect(usageError("get", "counter", "--json=yes")?.message == "option --json takes no value")
+  }
+
+  @Test func badRawJSONNamesTheArgument() {
+    let error = usageError("send", "counter", "set", "value:=abc")
+    #expect(error?.command == .send)
+    #expect(error?.message.hasPrefix("invalid JSON in 'value:=abc'") == true)
+    #expect(error?.message.hasSuffix("(for text use value=abc)") == true)
+  }
+}
