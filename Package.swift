@@ -36,7 +36,8 @@ let package = Package(
     .executableTarget(name: "statectl", dependencies: ["Wire"], path: "Apps/statectl"),
     .executableTarget(name: "bloc-bench", dependencies: ["BlocCore"], path: "Scripts/BlocBench"),
 
-    .testTarget(name: "BlocTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTests"),
+    .testTarget(
+      name: "BlocTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTests"),
     .testTarget(
       name: "BlocTestTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTestTests"),
     .testTarget(

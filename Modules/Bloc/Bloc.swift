@@ -104,7 +104,15 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// ```
   @discardableResult
   public func send(_ event: Event) async -> EventOutcome {
-    await add(event).outcome
+    guard let (job, handler) = claimIdleSequentialLane(for: event) else {
+      return await add(event).outcome
+    }
+    // Fast path: the lane is idle, so handle the event in the caller's task, with no task
+    // spawned and no thread hop. Events added meanwhile queue up and are handed to a runner.
+    onEvent(event)
+    let done = await execute(job, handler: handler, emitter: makeEmitter(for: event))
+    handOverSequentialLane(of: event.kind, finished: done)
+    return await job.receipt.outcome
   }
 
   /// Waits until all work started by earlier events is finished: handlers running or queued,
@@ -121,6 +129,19 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
         if idle { continuation.resume(returning: true) }
       }
       if done { return }
+    }
+  }
+
+  /// The time until the nearest timer or handler sleep of this bloc, if any. Known as soon as
+  /// the timer is armed, before its task reaches the clock: harnesses step time with it.
+  open override var nextDelay: Duration? {
+    dispatch.withLock { dispatch in
+      var nearest: Duration?
+      for deadline in dispatch.timers.values.map({ $0.deadline }) + dispatch.sleepers.values {
+        let remaining = deadline.remaining()
+        if nearest.map({ remaining < $0 }) ?? true { nearest = remaining }
+      }
+      return nearest
     }
   }
 
@@ -153,15 +174,14 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     }
     emitter.finish()
     let changed = emitter.highestSequence
-    guard changed > 0, persister != nil else {
+    guard changed > 0, let persister else {
       conclude(job.event, job.receipt, outcome)
       return true
     }
-    Task {
-      if let error = await self.waitUntilStored(changed), outcome.isHandled {
-        outcome = .failed(error)
-      }
-      self.conclude(job.event, job.receipt, outcome)
+    persister.whenStored(changed) { [outcome] error in
+      var final = outcome
+      if let error, outcome.isHandled { final = .failed(error) }
+      self.conclude(job.event, job.receipt, final)
       self.workEnded()
     }
     return false
@@ -171,9 +191,9 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// the handler as waiting for time, not as work in progress.
   func sleep(for duration: Duration) async throws {
     let id = dispatch.withLock { $0.nextID() }
-    let (isDue, sleep) = Self.deadline(on: clock, after: duration)
+    let (deadline, sleep) = Self.deadline(on: clock, after: duration)
     let waiters = dispatch.withLock { dispatch in
-      dispatch.sleepers[id] = isDue
+      dispatch.sleepers[id] = deadline
       return dispatch.takeSettleWaiters()
     }
     for waiter in waiters { waiter.resume(returning: false) }

@@ -20,6 +20,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
     var observers: [ObserverEntry] = []
     var history: History<State>?
     var taps: [TapEntry] = []
+    var listeners: [Listener<State>] = []
   }
 
   let core: Locked<Core>
@@ -133,23 +134,37 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
   func apply(
     _ next: State, recordHistory: Bool = true, announce: (Change<State>) -> Void = { _ in }
   ) throws -> UInt64? {
-    let applied = try core.withLock { core -> (Change<State>, UInt64, [Waiter], [TapEntry])? in
+    let applied = try core.withLock { core -> Applied? in
       if core.isClosed { throw BlocError.emitAfterClose(bloc: name) }
       guard next != core.state else { return nil }
       let change = Change(current: core.state, next: next)
       if recordHistory { core.history?.record(core.state) }
       core.state = next
       core.sequence &+= 1
-      return (change, core.sequence, takeWaiters(&core, for: next), core.taps)
+      return Applied(
+        change: change, sequence: core.sequence, woken: takeWaiters(&core, for: next),
+        taps: core.taps, listeners: core.listeners)
     }
-    guard let (change, sequence, woken, taps) = applied else { return nil }
+    guard let applied else { return nil }
+    let (change, sequence, woken, taps) = (
+      applied.change, applied.sequence, applied.woken, applied.taps
+    )
     persister?.schedule(next, version: sequence)
     for entry in taps { entry.tap(.change(change)) }
     announce(change)
     onChange(change)
     let update = StateUpdate(sequence: sequence, state: next)
+    for listener in applied.listeners { listener.deliver(update) }
     for waiter in woken { waiter.continuation.resume(returning: update) }
     return sequence
+  }
+
+  struct Applied {
+    let change: Change<State>
+    let sequence: UInt64
+    let woken: [Waiter]
+    let taps: [TapEntry]
+    let listeners: [Listener<State>]
   }
 
   private func takeWaiters(_ core: inout Core, for state: State) -> [Waiter] {
@@ -188,6 +203,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
   /// this returns at once; ``Bloc`` waits for its handlers.
   open func settled() async {}
 
+  /// The time until this bloc's nearest pending deadline; nil for a cubit.
+  open var nextDelay: Duration? { nil }
+
   // MARK: Closing
 
   /// Ends every subscription and tells observers. Further emits throw. Idempotent.
@@ -209,6 +227,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
     let waiters = core.withLock { core in
       let waiters = core.waiters
       core.waiters = []
+      core.listeners = []
       return waiters
     }
     for waiter in waiters { waiter.continuation.resume(returning: nil) }

@@ -43,21 +43,31 @@ extension BlocObserver {
 /// The observers that see every bloc.
 public enum BlocObservers {
   private static let registry = Locked<[ObserverEntry]>([])
+  // Lets the hot path skip the registry's lock when no global observer exists (the usual case).
+  private static let count = Atomic<Int>(0)
 
   /// Adds an observer of every bloc; returns a token that removes it.
   @discardableResult
   public static func add(_ observer: any BlocObserver) -> ObserverToken {
     let token = ObserverToken()
-    registry.withLock { $0.append(ObserverEntry(token: token, observer: observer)) }
+    registry.withLock {
+      $0.append(ObserverEntry(token: token, observer: observer))
+      count.store($0.count, ordering: .releasing)
+    }
     return token
   }
 
   /// Removes an observer added with ``add(_:)``.
   public static func remove(_ token: ObserverToken) {
-    registry.withLock { $0.removeAll { $0.token == token } }
+    registry.withLock {
+      $0.removeAll { $0.token == token }
+      count.store($0.count, ordering: .releasing)
+    }
   }
 
-  static var all: [ObserverEntry] { registry.withLock { $0 } }
+  static var all: [ObserverEntry] {
+    count.load(ordering: .acquiring) == 0 ? [] : registry.withLock { $0 }
+  }
 }
 
 /// Identifies a registered observer, for removal.

@@ -23,7 +23,13 @@ extension Bloc {
 
   struct Timer {
     let task: Task<Void, Never>
+    let deadline: Deadline
+  }
+
+  /// A point on the bloc's clock, kept as closures because the clock's instant type is opaque.
+  struct Deadline {
     let isDue: @Sendable () -> Bool
+    let remaining: @Sendable () -> Duration
   }
 
   struct Dispatch {
@@ -31,8 +37,8 @@ extension Bloc {
     var lanes: [Event.Kind: Lane] = [:]
     var tasks: [UInt64: (task: Task<Void, Never>, emitter: Emitter<State>?)] = [:]
     var timers: [UInt64: Timer] = [:]
-    /// Handlers sleeping on the clock, by id: whether their deadline has come.
-    var sleepers: [UInt64: @Sendable () -> Bool] = [:]
+    /// Handlers sleeping on the clock, by id.
+    var sleepers: [UInt64: Deadline] = [:]
     /// Jobs started and not yet concluded (queued jobs are not counted).
     var activeWork = 0
     var settleWaiters: [CheckedContinuation<Bool, Never>] = []
@@ -47,8 +53,8 @@ extension Bloc {
     /// Idle when every started job is asleep until a deadline still ahead and no timer is due:
     /// nothing can happen until the clock moves.
     var isIdle: Bool {
-      let waitingForTime = sleepers.values.filter { !$0() }.count
-      return activeWork == waitingForTime && !timers.values.contains { $0.isDue() }
+      let waitingForTime = sleepers.values.filter { !$0.isDue() }.count
+      return activeWork == waitingForTime && !timers.values.contains { $0.deadline.isDue() }
     }
 
     /// Closes the dispatch: returns the tasks to await and the jobs that will never run.
@@ -149,6 +155,35 @@ extension Bloc {
     dispatch.tasks[job.id] = (task, emitter)
   }
 
+  /// Marks the event's lane busy if it is sequential and idle, for `send`'s fast path.
+  func claimIdleSequentialLane(for event: Event) -> (Job, Handler)? {
+    let claimed = dispatch.withLock { dispatch -> (Job, Handler)? in
+      guard !dispatch.isClosed, let registration = dispatch.handlers[event.kind],
+        case .sequential = registration.transformer.strategy,
+        dispatch.lanes[event.kind]?.busy != true
+      else { return nil }
+      dispatch.lanes[event.kind, default: Lane()].busy = true
+      dispatch.activeWork += 1
+      let job = Job(id: dispatch.nextID(), event: event, receipt: EventReceipt())
+      return (job, registration.handler)
+    }
+    return claimed
+  }
+
+  /// After the fast path: runs what queued up meanwhile on a runner task, or frees the lane.
+  func handOverSequentialLane(of kind: Event.Kind, finished done: Bool) {
+    ended(done) { dispatch in
+      guard !dispatch.isClosed, let next = dispatch.lanes[kind]?.queue.pop(),
+        let handler = dispatch.handlers[kind]?.handler
+      else {
+        dispatch.lanes[kind]?.busy = false
+        return
+      }
+      dispatch.activeWork += 1
+      startSequential(next, kind, handler, &dispatch)
+    }
+  }
+
   /// One task per busy period runs the lane's jobs in order.
   private func startSequential(
     _ first: Job, _ kind: Event.Kind, _ handler: @escaping Handler, _ dispatch: inout Dispatch
@@ -206,22 +241,26 @@ extension Bloc {
     -> UInt64
   {
     let id = dispatch.nextID()
-    let (isDue, sleep) = Self.deadline(on: clock, after: interval)
+    let (deadline, sleep) = Self.deadline(on: clock, after: interval)
     let task = Task {
       do { try await sleep() } catch { return }
       self.fire(kind, timer: id)
     }
-    dispatch.timers[id] = Timer(task: task, isDue: isDue)
+    dispatch.timers[id] = Timer(task: task, deadline: deadline)
     return id
   }
 
   static func deadline<C: Clock>(
     on clock: C, after interval: Duration
   ) -> (
-    isDue: @Sendable () -> Bool, sleep: @Sendable () async throws -> Void
+    Deadline, sleep: @Sendable () async throws -> Void
   ) where C.Duration == Duration {
     let deadline = clock.now.advanced(by: interval)
-    return ({ clock.now >= deadline }, { try await clock.sleep(until: deadline, tolerance: nil) })
+    return (
+      Deadline(
+        isDue: { clock.now >= deadline }, remaining: { clock.now.duration(to: deadline) }),
+      { try await clock.sleep(until: deadline, tolerance: nil) }
+    )
   }
 
   private func fire(_ kind: Event.Kind, timer id: UInt64) {

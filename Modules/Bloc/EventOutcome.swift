@@ -57,7 +57,9 @@ public final class EventReceipt: Sendable {
   /// The event's outcome, once known.
   public var outcome: EventOutcome {
     get async {
-      await withCheckedContinuation { continuation in
+      // Already known (the usual case after `send`'s fast path): return without suspending.
+      if let resolved = resolvedOutcome { return resolved }
+      return await withCheckedContinuation { continuation in
         let ready: EventOutcome? = slot.withLock { slot in
           switch slot {
           case .resolved(let outcome): return outcome

@@ -45,14 +45,20 @@ final class Persister<State: Sendable>: Sendable {
   /// Waits until `version` (or a later one) is stored; returns the error if that write failed.
   func waitUntilStored(_ version: UInt64) async -> PersistenceError? {
     await withCheckedContinuation { continuation in
-      let ready: PersistenceError?? = progress.withLock { progress in
-        if progress.durable >= version { return .some(nil) }
-        if !progress.writing, progress.pending == nil { return .some(progress.lastError) }
-        progress.waiters.append((version, continuation))
-        return nil
-      }
-      if let ready { continuation.resume(returning: ready) }
+      whenStored(version) { continuation.resume(returning: $0) }
     }
+  }
+
+  /// Calls `body` once `version` (or a later one) is stored, with the error if that write
+  /// failed: at once if it already is, else from the writer's queue. No task is needed.
+  func whenStored(_ version: UInt64, _ body: @escaping @Sendable (PersistenceError?) -> Void) {
+    let ready: PersistenceError?? = progress.withLock { progress in
+      if progress.durable >= version { return .some(nil) }
+      if !progress.writing, progress.pending == nil { return .some(progress.lastError) }
+      progress.waiters.append((version, body))
+      return nil
+    }
+    if let ready { body(ready) }
   }
 
   private func drain() {
@@ -70,7 +76,7 @@ final class Persister<State: Sendable>: Sendable {
       }
       guard case .write(let version, let state) = step else {
         if case .finished(let left, let error) = step {
-          for waiter in left { waiter.continuation.resume(returning: error) }
+          for waiter in left { waiter.notify(error) }
         }
         return
       }
@@ -91,7 +97,7 @@ final class Persister<State: Sendable>: Sendable {
         progress.waiters.removeAll { $0.version <= covered }
         return ready
       }
-      for waiter in ready { waiter.continuation.resume(returning: failure) }
+      for waiter in ready { waiter.notify(failure) }
     }
   }
 
@@ -100,6 +106,6 @@ final class Persister<State: Sendable>: Sendable {
     case finished([Waiter], PersistenceError?)
   }
   private typealias Waiter = (
-    version: UInt64, continuation: CheckedContinuation<PersistenceError?, Never>
+    version: UInt64, notify: @Sendable (PersistenceError?) -> Void
   )
 }

@@ -9,12 +9,19 @@ public struct BlocTestContext<B: BlocBase<State>, State: Sendable & Equatable>: 
   /// Waits until all work started so far is finished (see ``Bloc/settled()``).
   public func settle() async { await bloc.settled() }
 
+  /// The nearest deadline known to the clock or to the bloc (whose timer may not have reached
+  /// the clock yet).
+  func nextDeadline() -> TestClock.Instant? {
+    let fromBloc = bloc.nextDelay.map { clock.now.advanced(by: max(.zero, $0)) }
+    return [clock.nextDeadline, fromBloc].compactMap { $0 }.min()
+  }
+
   /// Moves virtual time forward deadline by deadline, letting the work each deadline wakes
   /// finish before the next, then settles.
   public func advance(by duration: Duration) async {
     let target = clock.now.advanced(by: duration)
     await settle()
-    while let next = clock.nextDeadline, next <= target {
+    while let next = nextDeadline(), next <= target {
       clock.advance(to: next)
       await settle()
     }

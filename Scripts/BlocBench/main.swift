@@ -50,6 +50,11 @@ func rate(_ n: Int, rounds: Int = 5, _ body: (Int) async -> Void) async -> Doubl
   return best
 }
 
+/// Adds `count` synchronous listeners.
+func listen(_ bloc: BlocBase<Int>, count: Int) {
+  for _ in 0..<count { bloc.listen { _ in } }
+}
+
 /// Starts `count` subscribers that drain `states` until the bloc closes.
 func subscribe(_ bloc: BlocBase<Int>, count: Int) -> [Task<Void, Never>] {
   (0..<count).map { _ in Task { for await _ in bloc.states {} } }
@@ -89,7 +94,7 @@ if only == nil {
   line("AsyncStream hand-off", handOff)
 
 }
-if only == nil || only == "cubit" {
+if only == nil || only == "cubit" || only == "cubit0" {
   print("Cubit emit")
   for subscribers in [0, 1, 100] {
     let value = await rate(n) { n in
@@ -103,7 +108,7 @@ if only == nil || only == "cubit" {
   }
 
 }
-if only == "cubit" { exit(0) }
+if only == "cubit" || only == "cubit0" { exit(0) }
 print("Bloc add → new state (sequential)")
 var blocRates: [Int: Double] = [:]
 for subscribers in [0, 1, 100] {
@@ -120,8 +125,41 @@ for subscribers in [0, 1, 100] {
   line("  \(subscribers) subscribers", value)
 }
 
+print("Bloc send → new state, awaiting each outcome (sequential)")
+for subscribers in [0, 1, 100] {
+  let value = await rate(n) { n in
+    let bloc = BenchBloc()
+    let tasks = subscribe(bloc, count: subscribers)
+    for _ in 0..<n { await bloc.send(.tick) }
+    await bloc.close()
+    for task in tasks { await task.value }
+  }
+  blocRates[1000 + subscribers] = value
+  line("  \(subscribers) subscribers", value)
+}
+
+print("Bloc send → new state with synchronous listeners (bloc.listen)")
+for listeners in [1, 100] {
+  let value = await rate(n) { n in
+    let bloc = BenchBloc()
+    listen(bloc, count: listeners)
+    for _ in 0..<n { await bloc.send(.tick) }
+    await bloc.close()
+  }
+  blocRates[2000 + listeners] = value
+  line("  \(listeners) listeners", value)
+}
+
 print("targets: Bloc with 1 subscriber ≤ 9× an actor call, with 100 ≤ 70×")
 print(
   String(
-    format: "reached: 1 subscriber %.1f×, 100 subscribers %.1f×", actorCall / blocRates[1]!,
-    actorCall / blocRates[100]!))
+    format: "reached with add: 1 subscriber %.1f×, 100 subscribers %.1f×",
+    actorCall / blocRates[1]!, actorCall / blocRates[100]!))
+print(
+  String(
+    format: "reached with send: 1 subscriber %.1f×, 100 subscribers %.1f×",
+    actorCall / blocRates[1001]!, actorCall / blocRates[1100]!))
+print(
+  String(
+    format: "reached with send and listeners: 1 listener %.1f×, 100 listeners %.1f×",
+    actorCall / blocRates[2001]!, actorCall / blocRates[2100]!))

@@ -14,7 +14,9 @@ import Testing
     let start = ContinuousClock.now
     search.cancel()
     await #expect(throws: CancellationError.self) { try await search.value }
-    #expect(ContinuousClock.now - start < .seconds(2))
+    #expect(
+      ContinuousClock.now - start < .seconds(20),
+      "ended by cancellation, well before the 30 s timeout")
     // The connection is really closed, not just abandoned.
     #expect(await server.waitForClientHangUp())
   }

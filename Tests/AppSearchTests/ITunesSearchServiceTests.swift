@@ -114,7 +114,7 @@ import Testing
       try await search(.neverAnswer, timeout: .milliseconds(500))
     }
     let elapsed = ContinuousClock.now - start
-    #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(3), "took \(elapsed)")
+    #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(20), "took \(elapsed)")
   }
 
   @Test func closedPortIsUnreachable() async throws {

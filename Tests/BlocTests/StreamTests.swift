@@ -88,3 +88,41 @@ import Testing
     #expect(cubit.waiterCountForTesting == 0)
   }
 }
+
+@Suite struct ListenerTests {
+  @Test func aListenerGetsTheCurrentStateThenEveryChangeInOrder() throws {
+    let cubit = CounterCubit()
+    try cubit.set(3)
+    let seen = Locked<[StateUpdate<Int>]>([])
+    let token = cubit.listen { update in seen.withLock { $0.append(update) } }
+    try cubit.set(4)
+    try cubit.set(4)
+    try cubit.set(5)
+    cubit.removeListener(token)
+    try cubit.set(6)
+    #expect(
+      seen.withLock { $0 } == [
+        StateUpdate(sequence: 1, state: 3), StateUpdate(sequence: 2, state: 4),
+        StateUpdate(sequence: 3, state: 5),
+      ])
+  }
+
+  @Test func listenersSeeEveryChangeFromConcurrentHandlersWithIncreasingSequence() async {
+    let bloc = CounterBloc()
+    let sequences = Locked<[UInt64]>([])
+    bloc.listen { update in sequences.withLock { $0.append(update.sequence) } }
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<4 { group.addTask { for _ in 0..<100 { await bloc.send(.increment) } } }
+    }
+    #expect(sequences.withLock { $0 } == Array(0...400))
+  }
+
+  @Test func listenersEndWhenTheBlocCloses() async throws {
+    let cubit = CounterCubit()
+    let count = Locked(0)
+    cubit.listen { _ in count.withLock { $0 += 1 } }
+    await cubit.close()
+    cubit.listen { _ in count.withLock { $0 += 100 } }
+    #expect(count.withLock { $0 } == 1, "no listener is added to a closed bloc")
+  }
+}

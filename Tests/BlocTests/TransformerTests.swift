@@ -18,11 +18,38 @@ import Testing
     #expect(log.all.filter { $0.hasPrefix("change") } == ["change 0->1", "change 1->2"])
   }
 
+  @Test func sendHandlesInlineThenHandsQueuedEventsToARunnerInOrder() async {
+    let first = Gate()
+    let bloc = GatedBloc(transformer: .sequential, gates: [1: first])
+    let log = LogObserver()
+    bloc.addObserver(log)
+    let sending = Task { await bloc.send(.value(1)) }
+    await eventually { first.waiting == 1 }
+    let two = bloc.add(.value(2))
+    let three = bloc.add(.value(3))
+    #expect(two.resolvedOutcome == nil, "queued behind the inline handler")
+    first.open()
+    #expect(await sending.value.isHandled)
+    #expect(await two.outcome.isHandled)
+    #expect(await three.outcome.isHandled)
+    #expect(
+      log.all.filter { $0.hasPrefix("change") } == ["change 0->1", "change 1->2", "change 2->3"])
+  }
+
   @Test func sequentialNeverLosesAnUpdate() async {
     let bloc = CounterBloc()
     await withTaskGroup(of: Void.self) { group in
-      for _ in 0..<8 {
-        group.addTask { for _ in 0..<250 { bloc.add(.increment) } }
+      for worker in 0..<8 {
+        group.addTask {
+          for _ in 0..<250 {
+            // Mix the inline fast path (send) with queued adds.
+            if worker.isMultiple(of: 2) {
+              await bloc.send(.increment)
+            } else {
+              bloc.add(.increment)
+            }
+          }
+        }
       }
     }
     await bloc.settled()

@@ -1,0 +1,146 @@
+import Synchronization
+
+/// One client connection. Thread-safe: `send`, `push` and `close` may be called from
+/// any thread or task; the event loop does the actual I/O.
+///
+/// Every byte for the connection goes through one ordered queue, so replies and
+/// pushes never interleave mid-line.
+public final class Connection: Sendable {
+  /// Unique for the lifetime of the server, never reused.
+  public let id: UInt64
+  /// Who connected, from SO_PEERCRED.
+  public let peer: PeerCredentials
+  /// The peer's effective uid at connect time.
+  public var peerUID: UInt32 { peer.uid }
+
+  /// The socket; only the loop thread uses it, and only while the connection is open.
+  let fd: Int32
+  private let waker: LoopWaker
+  private let state = Mutex(State())
+  /// Mirrors of `State` for the loop's per-frame check and for `queuedByteCount`,
+  /// written under the lock and read without it (advisory: used for backpressure).
+  private let queuedTotal = Atomic(0)
+  private let closing = Atomic(false)
+
+  struct State {
+    var queue = OutboundQueue()
+    /// Bytes the loop has taken from `queue` but not yet written.
+    var inFlight = 0
+    /// True from `schedule` until the loop takes the queue; avoids duplicate inbox entries.
+    var scheduled = false
+    var closeRequested = false
+    var closed = false
+  }
+
+  init(id: UInt64, fd: Int32, peer: PeerCredentials, waker: LoopWaker) {
+    self.id = id
+    self.fd = fd
+    self.peer = peer
+    self.waker = waker
+  }
+
+  /// Queues a reply line (bytes including the final "\n"). Replies are never dropped or
+  /// coalesced; they are discarded only once the connection is closed.
+  public func send(_ line: [UInt8]) {
+    enqueue { $0.appendReply(line) }
+  }
+
+  /// Queues a push in a latest-wins slot named `key` (e.g. a watched feature): if an
+  /// earlier push under `key` is still unwritten it is replaced, keeping its place in
+  /// the order. A slow reader thus sees the newest state and never makes us buffer
+  /// without bound.
+  public func push(_ line: [UInt8], key: String) {
+    enqueue { $0.appendPush(line, key: key) }
+  }
+
+  /// Closes the connection once everything queued so far is written. Later sends are
+  /// dropped. No further frames are delivered.
+  public func close() {
+    let needsSchedule = state.withLock { state -> Bool in
+      guard !state.closed, !state.closeRequested else { return false }
+      state.closeRequested = true
+      closing.store(true, ordering: .relaxed)
+      return markScheduled(&state)
+    }
+    if needsSchedule { waker.schedule(self) }
+  }
+
+  /// Bytes queued for this connection and not yet accepted by the kernel.
+  public var queuedByteCount: Int {
+    queuedTotal.load(ordering: .relaxed)
+  }
+
+  /// True once the socket is closed (by either side or by the server).
+  public var isClosed: Bool {
+    state.withLock { $0.closed }
+  }
+
+  private func enqueue(_ body: (inout OutboundQueue) -> Void) {
+    let needsSchedule = state.withLock { state -> Bool in
+      guard !state.closed, !state.closeRequested else { return false }
+      body(&state.queue)
+      publishTotal(state)
+      return markScheduled(&state)
+    }
+    if needsSchedule { waker.schedule(self) }
+  }
+
+  private func publishTotal(_ state: borrowing State) {
+    queuedTotal.store(state.queue.byteCount + state.inFlight, ordering: .relaxed)
+  }
+
+  private func markScheduled(_ state: inout State) -> Bool {
+    guard !state.scheduled else { return false }
+    state.scheduled = true
+    return true
+  }
+
+  // MARK: Loop side
+
+  /// Moves queued bytes into `out` (see `OutboundQueue.take`); after this, new sends
+  /// schedule the connection again. Returns whether a close was requested.
+  func takeOutbound(into out: inout [UInt8], budget: Int) -> (moved: Int, closeRequested: Bool) {
+    state.withLock { state in
+      state.scheduled = false
+      let moved = state.queue.take(into: &out, budget: budget)
+      state.inFlight += moved
+      return (moved, state.closeRequested)
+    }
+  }
+
+  /// Records that the kernel accepted `count` bytes; returns the bytes still queued.
+  func didWrite(_ count: Int) -> Int {
+    state.withLock { state in
+      state.inFlight -= count
+      publishTotal(state)
+      return state.queue.byteCount + state.inFlight
+    }
+  }
+
+  /// Whether the loop may deliver another frame: not when closing, and not while more
+  /// than `limit` bytes are queued (backpressure).
+  func readGate(limit: Int) -> ReadGate {
+    // Lock-free: this runs before every frame. A close requested on the loop thread
+    // (by the delegate) is always seen; one from elsewhere may let one more frame by.
+    if closing.load(ordering: .relaxed) { return .stop }
+    return queuedTotal.load(ordering: .relaxed) > limit ? .pause : .proceed
+  }
+
+  /// Marks the connection closed and drops whatever is still queued.
+  func markClosed() {
+    state.withLock { state in
+      state.closed = true
+      state.queue.removeAll()
+      state.inFlight = 0
+      publishTotal(state)
+      closing.store(true, ordering: .relaxed)
+    }
+  }
+}
+
+/// The loop's answer to "may I read/deliver more for this connection?".
+enum ReadGate {
+  case proceed
+  case pause
+  case stop
+}

@@ -1,0 +1,97 @@
+import Glibc
+
+extension EventLoop {
+  /// Reacts to one epoll event for a connection.
+  func handle(_ io: ConnectionIO, _ mask: UInt32) {
+    if mask & (LinuxSymbols.epollErr | LinuxSymbols.epollHup) != 0 {
+      // The peer is gone for good (HUP on a Unix stream means both directions are shut).
+      // Its last requests may still matter (e.g. fire-and-forget commands), so deliver
+      // them, then drop the connection: nobody is left to read replies.
+      readToEnd(io)
+      closeConnection(io)
+      return
+    }
+    if mask & LinuxSymbols.epollIn != 0, io.wantsRead {
+      readOnce(io)
+    }
+    if mask & LinuxSymbols.epollOut != 0, io.isOpen {
+      io.waitingForWritable = false
+      flush(io)
+    }
+  }
+
+  /// One read per readiness event keeps the loop fair between busy connections;
+  /// level-triggered epoll reports the socket again if more is pending.
+  private func readOnce(_ io: ConnectionIO) {
+    let count = recv(io.fd, readBuffer.baseAddress, readBuffer.count, LinuxSymbols.receiveFlags)
+    if count > 0 {
+      io.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+      deliverFrames(io)
+    } else if count == 0 {
+      endOfInput(io)
+    } else if errno != EAGAIN, errno != EINTR {
+      closeConnection(io)
+    }
+  }
+
+  private func readToEnd(_ io: ConnectionIO) {
+    guard !io.readingStopped else { return }
+    while io.isOpen, !io.readingStopped {
+      let count = recv(io.fd, readBuffer.baseAddress, readBuffer.count, LinuxSymbols.receiveFlags)
+      guard count > 0 else { return }
+      io.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+      io.readingPaused = false  // replies cannot be written anyway; just run the requests
+      deliverFrames(io, honoringBackpressure: false)
+    }
+  }
+
+  /// Hands complete frames to the delegate, in order, until the framer runs dry,
+  /// the connection is closing, or too many reply bytes are queued (then reading
+  /// pauses and the frames stay buffered until the queue drains).
+  func deliverFrames(_ io: ConnectionIO, honoringBackpressure: Bool = true) {
+    let connection = io.connection
+    let limit = honoringBackpressure ? configuration.maxQueuedBytes : Int.max
+    while io.isOpen, !io.readingStopped {
+      switch connection.readGate(limit: limit) {
+      case .proceed: break
+      case .pause:
+        io.readingPaused = true
+        updateInterest(io)
+        return
+      case .stop:
+        io.readingStopped = true
+        updateInterest(io)
+        return
+      }
+      guard let event = io.framer.next() else { break }
+      switch event {
+      case .frame(let frame):
+        delegate.connection(connection, didReceive: frame)
+      case .oversized(let byteCount):
+        delegate.connection(connection, didReceiveOversizedFrame: byteCount)
+        io.readingStopped = true
+        connection.close()
+      }
+    }
+    updateInterest(io)
+  }
+
+  /// The client shut down its sending side; an unterminated last line is dropped.
+  private func endOfInput(_ io: ConnectionIO) {
+    io.readingStopped = true
+    updateInterest(io)
+    delegate.connectionDidReachEndOfInput(io.connection)
+  }
+
+  /// Re-registers the connection when the wanted events changed.
+  func updateInterest(_ io: ConnectionIO) {
+    guard io.isOpen else { return }
+    let mask = io.desiredMask
+    guard mask != io.registeredMask else { return }
+    if epoll.modify(io.fd, events: mask) {
+      io.registeredMask = mask
+    } else {
+      closeConnection(io)
+    }
+  }
+}

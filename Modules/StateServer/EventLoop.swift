@@ -1,0 +1,139 @@
+import Glibc
+
+/// The I/O engine: one thread, one level-triggered epoll set holding the listener,
+/// the waker's eventfd and every connection.
+///
+/// Each turn handles ready sockets (one 64 KiB read per readable connection, so a
+/// busy client cannot starve others), then flushes every connection that has new
+/// bytes, batching all replies produced during the turn into one send per connection.
+/// Nothing here blocks: sockets are non-blocking and a full socket waits for EPOLLOUT.
+final class EventLoop {
+  static let readChunkBytes = 64 * 1024
+  /// Aim for this much per take from a connection's queue, so pushes queued behind
+  /// stay coalescible while the socket is full.
+  static let writeBudgetBytes = 256 * 1024
+  /// Write buffers that grew beyond this are dropped after use instead of kept.
+  static let retainedBufferBytes = 1 << 20
+  static let sendsPerTurn = 16
+  static let acceptsPerTurn = 64
+
+  let configuration: ServerConfiguration
+  let delegate: any ConnectionDelegate
+  let drain: @Sendable () async -> Void
+  let waker: LoopWaker
+  let epoll: Epoll
+  let listener: Listener
+  let onFinished: @Sendable () -> Void
+
+  var listening = true
+  var acceptRetryAt: ContinuousClock.Instant?
+  /// Open connections indexed by descriptor (descriptors are small, dense integers).
+  var connections: [ConnectionIO?] = []
+  var openCount = 0
+  var nextConnectionID: UInt64 = 1
+  var phase = Phase.running
+  let readBuffer: UnsafeMutableRawBufferPointer
+  /// Reused for every inbox swap to avoid allocating per turn.
+  var readyScratch: [Connection] = []
+
+  enum Phase {
+    case running
+    /// Not accepting or reading; waiting for the owner's drain hook.
+    case draining(deadline: ContinuousClock.Instant)
+    /// Every connection is closing after its queue is written.
+    case flushing(deadline: ContinuousClock.Instant)
+    case finished
+  }
+
+  init(
+    listener: Listener, waker: LoopWaker, configuration: ServerConfiguration,
+    delegate: any ConnectionDelegate, drain: @escaping @Sendable () async -> Void,
+    onFinished: @escaping @Sendable () -> Void
+  ) throws {
+    self.listener = listener
+    self.waker = waker
+    self.configuration = configuration
+    self.delegate = delegate
+    self.drain = drain
+    self.onFinished = onFinished
+    epoll = try Epoll()
+    readBuffer = .allocate(byteCount: Self.readChunkBytes, alignment: 16)
+    guard epoll.add(waker.eventFD, events: LinuxSymbols.epollIn),
+      epoll.add(listener.fileDescriptor, events: LinuxSymbols.epollIn)
+    else {
+      // Fully initialized by now, so deinit runs on this throw and frees the buffer.
+      throw ServerError.systemCall("epoll_ctl", path: nil, errno: errno)
+    }
+  }
+
+  deinit {
+    readBuffer.deallocate()
+  }
+
+  /// Runs until shutdown completes, then releases the listener and reports.
+  func run() {
+    while true {
+      processInbox()
+      advanceShutdown()
+      if case .finished = phase { break }
+      waker.loopWillSleep()
+      if waker.hasPendingWork() {
+        waker.loopDidWake()
+        continue
+      }
+      let count = epoll.wait(timeoutMilliseconds: timeoutMilliseconds())
+      waker.loopDidWake()
+      for index in 0..<count {
+        let (descriptor, mask) = epoll.event(at: index)
+        dispatch(descriptor, mask)
+      }
+    }
+    stopListening()
+    listener.release()
+    onFinished()
+  }
+
+  private func dispatch(_ descriptor: Int32, _ mask: UInt32) {
+    if descriptor == waker.eventFD {
+      waker.consumeSignal()
+    } else if listening, descriptor == listener.fileDescriptor {
+      acceptConnections()
+    } else if descriptor < connections.count, let io = connections[Int(descriptor)] {
+      handle(io, mask)
+    }
+  }
+
+  /// Flushes connections other threads queued bytes for, and applies control requests.
+  private func processInbox() {
+    let flags = waker.takeInbox(into: &readyScratch)
+    for connection in readyScratch {
+      if let io = lookup(connection), !io.waitingForWritable { flush(io) }
+    }
+    readyScratch.removeAll(keepingCapacity: true)
+    if flags.shutdown { beginShutdown() }
+    if flags.drained { beginFlushing() }
+  }
+
+  /// The loop's state for `connection` if it is still open (descriptors get reused).
+  func lookup(_ connection: Connection) -> ConnectionIO? {
+    let index = Int(connection.fd)
+    guard index < connections.count, let io = connections[index], io.connection === connection
+    else { return nil }
+    return io
+  }
+
+  private func timeoutMilliseconds() -> Int32 {
+    let deadline: ContinuousClock.Instant?
+    switch phase {
+    case .running: deadline = acceptRetryAt
+    case .draining(let end), .flushing(let end): deadline = end
+    case .finished: deadline = nil
+    }
+    guard let deadline else { return -1 }
+    let remaining = ContinuousClock.now.duration(to: deadline)
+    let milliseconds =
+      remaining.components.seconds * 1000 + remaining.components.attoseconds
+      / 1_000_000_000_000_000
+    return Int32(clamping: max(1, milliseconds + 1))  // +1: never wake just before it
+  }
+}

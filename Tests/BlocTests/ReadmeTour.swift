@@ -1,0 +1,79 @@
+// The API tour of README.md, compiled. ReadmeTourTests checks that every Swift block of the
+// tour appears here verbatim, so the README cannot drift from code that builds.
+import BlocCore
+import BlocTest
+import Testing
+
+// tour: cubit
+final class CounterCubitTour: Cubit<Int>, @unchecked Sendable {
+  init() { super.init(initialState: 0) }
+
+  func increment() throws { try emit(state + 1) }
+}
+// end
+
+// tour: bloc
+enum TourEvent: BlocEvent {
+  case increment, decrement
+}
+
+final class CounterBlocTour: Bloc<TourEvent, Int>, @unchecked Sendable {
+  init() {
+    super.init(initialState: 0)
+    on(.increment) { _, emit in emit(emit.state + 1) }
+    on(.decrement) { _, emit in emit(emit.state - 1) }
+  }
+}
+// end
+
+// tour: search
+enum QueryEvent: BlocEvent {
+  case query(String)
+
+  var kind: String { "query" }
+}
+
+final class QueryBloc: Bloc<QueryEvent, [String]>, @unchecked Sendable {
+  init(clock: any Clock<Duration> = ContinuousClock()) {
+    super.init(initialState: [], clock: clock)
+    on("query", transformer: .debounce(.milliseconds(300))) { event, emit in
+      guard case .query(let term) = event else { return }
+      try await emit.sleep(for: .milliseconds(50))  // stands in for a network call
+      emit([term.uppercased()])
+    }
+  }
+}
+// end
+
+@Suite struct TourUsage {
+  @Test func tour() async throws {
+    // tour: use
+    let cubit = CounterCubitTour()
+    try cubit.increment()
+    print(cubit.state)  // 1
+
+    let bloc = CounterBlocTour()
+    let outcome = await bloc.send(.increment)  // waits until the event is handled
+    print(outcome, bloc.state)  // handled 1
+
+    for await state in bloc.states.prefix(1) {
+      print(state)  // the current state first: 1
+    }
+    await bloc.close()
+    // end
+    #expect(cubit.state == 1 && bloc.state == 1)
+  }
+
+  // tour: test
+  @Test func debouncedQuery() async {
+    await blocTest(
+      build: { clock in QueryBloc(clock: clock) },
+      act: { context in
+        context.bloc.add(.query("ma"))
+        context.bloc.add(.query("maps"))
+        await context.advance(by: .milliseconds(350))  // virtual time: no real sleep
+      },
+      expect: [["MAPS"]])
+  }
+  // end
+}
