@@ -17,7 +17,9 @@ import Testing
         context.bloc.add(.increment)
         context.bloc.add(.decrement)
         context.bloc.add(.set(-4))
-        context.bloc.add(.reset)
+        // One lane: the last outcome implies the others (settle alone is not enough for a
+        // persisted bloc; see CoreKnownIssues).
+        #expect(await context.bloc.add(.reset).outcome.isHandled)
       },
       expect: [3, 6, 3, -4, 0].map { CounterState(count: $0) })
   }
@@ -64,16 +66,18 @@ import Testing
 
   @Test func concurrentIncrementsAndDecrementsNeverLoseAnUpdate() async {
     let counter = CounterBloc(settings: FixedSettings(), storage: InMemoryStorage())
-    await withTaskGroup(of: Void.self) { group in
+    let receipts = await withTaskGroup(of: [EventReceipt].self) { group in
       for task in 0..<8 {
         group.addTask {
-          for _ in 0..<100 { counter.add(task.isMultiple(of: 2) ? .increment : .decrement) }
-          for _ in 0..<50 { counter.add(.increment) }
+          (0..<100).map { _ in counter.add(task.isMultiple(of: 2) ? .increment : .decrement) }
+            + (0..<50).map { _ in counter.add(.increment) }
         }
       }
+      return await group.reduce(into: []) { $0 += $1 }
     }
-    await counter.settled()
+    for receipt in receipts { #expect(await receipt.outcome.isHandled) }
     #expect(counter.state.count == 400)
+    #expect(counter.sequence == 1200, "every event changed the count once")
     await counter.close()
   }
 
@@ -81,9 +85,11 @@ import Testing
     await blocTest(
       build: { _ in CounterBloc(settings: FixedSettings(), storage: InMemoryStorage()) },
       act: { context in
+        var last: EventReceipt?
         for value in 1...300 {
-          context.bloc.add(value.isMultiple(of: 3) ? .increment : .set(value))
+          last = context.bloc.add(value.isMultiple(of: 3) ? .increment : .set(value))
         }
+        #expect(await last?.outcome.isHandled == true)
       },
       expect: (1...300).map { CounterState(count: $0) })
   }
