@@ -35,6 +35,8 @@ let package = Package(
       path: "Apps/stated"),
     .executableTarget(name: "statectl", dependencies: ["Wire"], path: "Apps/statectl"),
     .executableTarget(name: "bloc-bench", dependencies: ["BlocCore"], path: "Scripts/BlocBench"),
+    .executableTarget(
+      name: "catalog-bench", dependencies: ["AppSearch"], path: "Scripts/CatalogBench"),
 
     .testTarget(
       name: "BlocTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTests"),
@@ -48,6 +50,7 @@ let package = Package(
       name: "AppSearchTests", dependencies: ["AppSearch", "BlocCore"], path: "Tests/AppSearchTests"),
     .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
     .testTarget(
-      name: "DaemonTests", dependencies: ["Wire", "StateServer"], path: "Tests/DaemonTests"),
+      name: "DaemonTests", dependencies: ["Wire", "StateServer", "BlocCore"],
+      path: "Tests/DaemonTests"),
   ]
 )

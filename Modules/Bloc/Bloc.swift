@@ -158,9 +158,9 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
 
   // MARK: Running handlers (the lane logic lives in EventDispatch.swift)
 
-  /// Runs a job's handler and concludes it. Returns true when the job is fully done; false when
-  /// its conclusion waits for its changes to be stored (a task then calls `workEnded()`), so
-  /// the lane is released early and later events run meanwhile.
+  /// Runs a job's handler and concludes it, or, when its changes must be stored first, arranges
+  /// for it to be concluded then (counted as separate work), so the lane is released early and
+  /// later events run meanwhile. Returns true: the caller uncounts the job.
   func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async -> Bool {
     var outcome: EventOutcome
     do {
@@ -178,13 +178,16 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
       conclude(job.event, job.receipt, outcome)
       return true
     }
+    // The wait for storage counts as its own unit of work, taken before the caller uncounts the
+    // job, so settled() never sees zero while the lane still has queued jobs to pop.
+    dispatch.withLock { $0.activeWork += 1 }
     persister.whenStored(changed) { [outcome] error in
       var final = outcome
       if let error, outcome.isHandled { final = .failed(error) }
       self.conclude(job.event, job.receipt, final)
       self.workEnded()
     }
-    return false
+    return true
   }
 
   /// Suspends a handler on the bloc's clock. While the deadline is ahead, `settled()` treats

@@ -68,6 +68,11 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
   /// How many changes the state has seen; grows by one with every change.
   public var sequence: UInt64 { core.withLock { $0.sequence } }
 
+  /// The current state with its sequence number, read together.
+  public var snapshot: StateUpdate<State> {
+    core.withLock { StateUpdate(sequence: $0.sequence, state: $0.state) }
+  }
+
   /// Whether ``close()`` was called.
   public var isClosed: Bool { core.withLock { $0.isClosed } }
 

@@ -43,7 +43,7 @@ public enum EventOutcome: Sendable, CustomStringConvertible {
 /// Callers that do not care simply ignore it.
 public final class EventReceipt: Sendable {
   private enum Slot {
-    case pending([CheckedContinuation<EventOutcome, Never>])
+    case pending([@Sendable (EventOutcome) -> Void])
     case resolved(EventOutcome)
   }
   private let slot = Locked(Slot.pending([]))
@@ -60,18 +60,24 @@ public final class EventReceipt: Sendable {
       // Already known (the usual case after `send`'s fast path): return without suspending.
       if let resolved = resolvedOutcome { return resolved }
       return await withCheckedContinuation { continuation in
-        let ready: EventOutcome? = slot.withLock { slot in
-          switch slot {
-          case .resolved(let outcome): return outcome
-          case .pending(var waiters):
-            waiters.append(continuation)
-            slot = .pending(waiters)
-            return nil
-          }
-        }
-        if let ready { continuation.resume(returning: ready) }
+        onResolve { continuation.resume(returning: $0) }
       }
     }
+  }
+
+  /// Calls `body` with the outcome once it is known: at once if it already is, otherwise on the
+  /// thread that resolves it (keep `body` quick). Lets a server reply without a waiting task.
+  public func onResolve(_ body: @escaping @Sendable (EventOutcome) -> Void) {
+    let ready: EventOutcome? = slot.withLock { slot in
+      switch slot {
+      case .resolved(let outcome): return outcome
+      case .pending(var waiters):
+        waiters.append(body)
+        slot = .pending(waiters)
+        return nil
+      }
+    }
+    if let ready { body(ready) }
   }
 
   /// The outcome if already known.
@@ -84,11 +90,11 @@ public final class EventReceipt: Sendable {
 
   /// Resolves once; later calls are ignored.
   func resolve(_ outcome: EventOutcome) {
-    let waiters: [CheckedContinuation<EventOutcome, Never>] = slot.withLock { slot in
+    let waiters: [@Sendable (EventOutcome) -> Void] = slot.withLock { slot in
       guard case .pending(let waiters) = slot else { return [] }
       slot = .resolved(outcome)
       return waiters
     }
-    for waiter in waiters { waiter.resume(returning: outcome) }
+    for waiter in waiters { waiter(outcome) }
   }
 }

@@ -6,12 +6,26 @@ import Foundation
 
 /// Stores each value as `<directory>/<key>.json`, replaced atomically: write a temporary file,
 /// fsync it, rename it over the old one, fsync the directory.
+///
+/// With ``SyncPolicy/deferred`` the fsyncs are left to ``sync()`` (call it periodically, as
+/// Redis' `appendfsync everysec` does): a write still replaces the file atomically and survives
+/// the process being killed, but an operating-system crash may lose the last interval.
 public struct FileStorage: BlocStorage {
+  /// When written data is forced to the device.
+  public enum SyncPolicy: String, Sendable, CaseIterable {
+    /// fsync the file and the directory on every write (the default).
+    case always
+    /// Only when ``FileStorage/sync()`` is called.
+    case deferred
+  }
+
   public let directory: URL
+  public let syncPolicy: SyncPolicy
 
   /// Creates the directory (mode 0700) when it is missing.
-  public init(directory: URL) throws {
+  public init(directory: URL, sync: SyncPolicy = .always) throws {
     self.directory = directory
+    self.syncPolicy = sync
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
   }
@@ -41,7 +55,7 @@ public struct FileStorage: BlocStorage {
       }
       return true
     }
-    ok = ok && fsync(fd) == 0
+    ok = ok && (syncPolicy == .deferred || fsync(fd) == 0)
     let saved = errno
     close(fd)
     guard ok else {
@@ -50,6 +64,22 @@ public struct FileStorage: BlocStorage {
       throw failure(key, "write \(temporary)")
     }
     guard rename(temporary, target) == 0 else { throw failure(key, "rename to \(target)") }
+    if syncPolicy == .always { syncDirectory() }
+  }
+
+  /// Forces every stored value, and the directory entries naming them, to the device.
+  public func sync() {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+      let fd = open(directory.appendingPathComponent(name).path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else { continue }
+      fsync(fd)
+      close(fd)
+    }
+    syncDirectory()
+  }
+
+  private func syncDirectory() {
     let dirFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if dirFD >= 0 {
       fsync(dirFD)

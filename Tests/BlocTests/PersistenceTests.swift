@@ -150,3 +150,29 @@ final class CountingStorage: BlocStorage {
   func remove(_ key: String) throws {}
   func keepAside(_ key: String) throws -> String { key }
 }
+
+@Suite struct FileStorageSyncTests {
+  @Test func deferredSyncStillReplacesAtomicallyAndSyncsOnDemand() throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage = try FileStorage(directory: directory, sync: .deferred)
+    try storage.write("k", Data("one".utf8))
+    try storage.write("k", Data("two".utf8))
+    storage.sync()
+    #expect(try storage.read("k") == Data("two".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["k.json"])
+  }
+}
+
+@Suite struct ReceiptTests {
+  @Test func onResolveRunsOnceResolvedOrAtOnce() async {
+    let bloc = CounterBloc()
+    let seen = Locked<[String]>([])
+    let receipt = bloc.add(.increment)
+    receipt.onResolve { outcome in seen.withLock { $0.append("late \(outcome.name)") } }
+    _ = await receipt.outcome
+    receipt.onResolve { outcome in seen.withLock { $0.append("now \(outcome.name)") } }
+    #expect(seen.withLock { $0 } == ["late handled", "now handled"])
+    #expect(bloc.snapshot == StateUpdate(sequence: 1, state: 1))
+  }
+}

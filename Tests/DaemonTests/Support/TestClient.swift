@@ -6,7 +6,8 @@ final class TestClient {
     let description: String
   }
 
-  let fd: Int32
+  /// The socket; -1 only while a failed init unwinds (deinit then closes nothing).
+  private(set) var fd: Int32
   /// Bytes received but not yet returned as lines.
   private var pending: [UInt8] = []
   /// `pending[..<scanned]` holds no "\n" (long lines are not rescanned per chunk).
@@ -27,12 +28,15 @@ final class TestClient {
     guard status == 0 else {
       let code = errno
       Glibc.close(fd)
+      // A class whose init throws after initializing every property still runs deinit:
+      // closing again there would close whatever descriptor reused the number meanwhile.
+      fd = -1
       throw Failure(description: "connect \(path): errno \(code)")
     }
   }
 
   deinit {
-    Glibc.close(fd)
+    if fd >= 0 { Glibc.close(fd) }
   }
 
   /// Writes everything (blocking until the kernel takes it).

@@ -1,0 +1,123 @@
+import StateServer
+
+/// The command line of `stated`.
+struct Options {
+  var socketPath: String?
+  var stateDirectory: String?
+  var maxFrameBytes = 1 << 20
+  var logLevel = Logger.Level.info
+  var showHelp = false
+  var showVersion = false
+
+  static let minimumFrameBytes = 64
+  static let maximumFrameBytes = 1 << 30
+
+  struct UsageError: Error {
+    let message: String
+  }
+
+  /// Parses `arguments` (without the program name). Accepts `--name value` and `--name=value`.
+  static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    var options = Options()
+    var index = 0
+    func value(_ name: String, inline: String?) throws(UsageError) -> String {
+      if let inline { return inline }
+      index += 1
+      guard index < arguments.count else {
+        throw UsageError(message: "option '\(name)' needs a value")
+      }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      var name = argument
+      var inline: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inline = String(argument[argument.index(after: equals)...])
+      }
+      switch name {
+      case "-h", "--help":
+        options.showHelp = true
+      case "-V", "--version":
+        options.showVersion = true
+      case "--socket":
+        let path = try value(name, inline: inline)
+        guard !path.isEmpty else { throw UsageError(message: "--socket needs a non-empty path") }
+        options.socketPath = path
+      case "--state-dir":
+        let path = try value(name, inline: inline)
+        guard !path.isEmpty else {
+          throw UsageError(message: "--state-dir needs a non-empty path")
+        }
+        options.stateDirectory = path
+      case "--max-frame-bytes":
+        let text = try value(name, inline: inline)
+        guard let bytes = Int(text), bytes >= minimumFrameBytes, bytes <= maximumFrameBytes else {
+          throw UsageError(
+            message:
+              "--max-frame-bytes must be an integer from \(minimumFrameBytes) to \(maximumFrameBytes), got '\(text)'"
+          )
+        }
+        options.maxFrameBytes = bytes
+      case "--log-level":
+        let text = try value(name, inline: inline)
+        guard let level = Logger.Level(name: text) else {
+          throw UsageError(
+            message: "--log-level must be one of error, warning, info, debug; got '\(text)'")
+        }
+        options.logLevel = level
+      default:
+        if argument.hasPrefix("-") {
+          throw UsageError(message: "unknown option '\(argument)'")
+        }
+        throw UsageError(message: "unexpected argument '\(argument)'; stated takes only options")
+      }
+      index += 1
+    }
+    return options
+  }
+
+  static let help = """
+    stated — the state daemon: hosts feature blocs (counter, settings, search) and serves them
+    to local clients over a Unix domain socket, one JSON request per line (see PROTOCOL.md).
+
+    USAGE
+      stated [--socket PATH] [--state-dir PATH] [--max-frame-bytes N] [--log-level LEVEL]
+      stated --help | --version
+
+    It runs in the foreground (as systemd expects) and logs to standard error.
+
+    OPTIONS
+      --socket PATH          Where to listen. Default: $XDG_RUNTIME_DIR/stated/stated.sock;
+                             without XDG_RUNTIME_DIR: /tmp/stated-<uid>/stated.sock (a 0700
+                             directory that must belong to you). The socket is mode 0600;
+                             only your own uid may connect.
+      --state-dir PATH       Where feature state is stored (one JSON file per feature).
+                             Default: $XDG_STATE_HOME/stated, else ~/.local/state/stated.
+      --max-frame-bytes N    Longest request line accepted (default 1048576). A longer line
+                             gets a frame_too_large error and the connection is closed.
+      --log-level LEVEL      error, warning, info (default) or debug (every event and change).
+      -h, --help             Show this help.
+      -V, --version          Print the version.
+
+    EXAMPLES
+      stated                                   # default paths, restores saved state
+      stated --socket /tmp/s.sock --state-dir /tmp/state --log-level debug
+      echo '{"id":1,"op":"ping"}' | socat - UNIX-CONNECT:$XDG_RUNTIME_DIR/stated/stated.sock
+      printf '%s\\n' '{"op":"send","feature":"counter","event":{"type":"increment"}}' \\
+        | nc -NU $XDG_RUNTIME_DIR/stated/stated.sock
+
+    SIGNALS
+      SIGTERM, SIGINT        Graceful stop: stop accepting, finish events in flight and answer
+                             them, store every state, remove the socket, exit 0.
+      Socket activation (systemd LISTEN_FDS) is honoured: the passed socket is used as is.
+
+    EXIT STATUS
+      0   stopped by SIGTERM/SIGINT after a clean shutdown
+      64  bad command line (EX_USAGE)
+      69  another stated already serves this socket (EX_UNAVAILABLE)
+      71  the socket could not be set up (EX_OSERR)
+      73  the state directory could not be created (EX_CANTCREAT)
+    """
+}

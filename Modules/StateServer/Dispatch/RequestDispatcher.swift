@@ -1,0 +1,297 @@
+import BlocCore
+import Wire
+
+/// Protocol v1 on top of the transport: parses each frame, runs the op against the
+/// ``FeatureRegistry`` and replies. See PROTOCOL.md for the contract.
+///
+/// ```swift
+/// let dispatcher = RequestDispatcher(registry: registry, version: "0.1.0", logger: logger)
+/// let server = Server(
+///   configuration: configuration, delegate: dispatcher, drain: { await dispatcher.drain() })
+/// ```
+///
+/// Events are added to their bloc synchronously, on the loop thread, in frame order. Replies
+/// go out in request order per connection (see ``Session``).
+public final class RequestDispatcher: ConnectionDelegate {
+  public let registry: FeatureRegistry
+  public let version: String
+  let logger: Logger
+  private let sessions = Locked<[UInt64: Session]>([:])
+  private let tracker = IdleTracker()
+
+  /// The transport's frame limit, quoted in `frame_too_large` messages.
+  public let maxFrameBytes: Int
+
+  public init(
+    registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
+    logger: Logger = .silent
+  ) {
+    self.registry = registry
+    self.version = version
+    self.maxFrameBytes = maxFrameBytes
+    self.logger = logger
+  }
+
+  /// Waits until the blocs finished what clients started and every reply owed is produced.
+  /// Pass it as the server's `drain` hook.
+  public func drain() async {
+    repeat {
+      await registry.settleAll()
+      await tracker.waitUntilIdle()
+    } while !tracker.isIdle
+  }
+
+  /// How many connections are open.
+  public var connectionCount: Int { sessions.withLock { $0.count } }
+
+  // MARK: ConnectionDelegate
+
+  public func connectionOpened(_ connection: Connection) {
+    let session = Session(connection: connection, tracker: tracker)
+    sessions.withLock { $0[connection.id] = session }
+    logger.info("client \(connection.id) connected (pid \(connection.peer.pid))")
+  }
+
+  public func connection(_ connection: Connection, didReceive frame: [UInt8]) {
+    guard let session = sessions.withLock({ $0[connection.id] }) else { return }
+    let request: Request
+    do {
+      request = try Request(parsing: frame)
+    } catch {
+      logger.debug("client \(connection.id): \(error.error)")
+      session.respond(error.reply)
+      return
+    }
+    do {
+      try handle(request, session)
+    } catch {
+      logger.debug("client \(connection.id): \(request.op): \(error)")
+      session.respond(ReplyWriter.failure(id: request.id, error))
+    }
+  }
+
+  public func connection(_ connection: Connection, didReceiveOversizedFrame byteCount: Int) {
+    // Sent at once, ahead of replies still in flight: the transport closes the connection
+    // right after this is flushed.
+    logger.debug("client \(connection.id): frame of \(byteCount)+ bytes refused")
+    connection.send(ReplyWriter.failure(id: nil, frameTooLarge(byteCount)))
+  }
+
+  public func connectionDidReachEndOfInput(_ connection: Connection) {
+    guard let session = sessions.withLock({ $0[connection.id] }) else {
+      connection.close()
+      return
+    }
+    session.endOfInput()
+  }
+
+  public func connectionClosed(_ connection: Connection) {
+    guard let session = sessions.withLock({ $0.removeValue(forKey: connection.id) }) else { return }
+    for name in session.takeWatches() {
+      registry.feature(named: name)?.watchers.unwatch(connection.id)
+    }
+    logger.info("client \(connection.id) disconnected")
+  }
+
+  private func frameTooLarge(_ byteCount: Int) -> WireError {
+    WireError(
+      .frameTooLarge,
+      "request line of at least \(byteCount) bytes exceeds the limit of \(maxFrameBytes) bytes "
+        + "(stated --max-frame-bytes); the connection is closed")
+  }
+
+  // MARK: Ops
+
+  private func handle(_ request: Request, _ session: Session) throws(WireError) {
+    let id = request.id
+    switch request.op {
+    case Request.Op.send:
+      try send(request, session)
+    case Request.Op.get:
+      let feature = try feature(of: request)
+      session.respond { self.stateReply(id: id, feature) }
+    case Request.Op.watch:
+      let feature = try feature(of: request)
+      session.respond { self.watchReply(id: id, feature, session) }
+    case Request.Op.unwatch:
+      let feature = try feature(of: request)
+      session.respond {
+        var reply = ReplyWriter(id: id, ok: true)
+        let watching = session.removeWatch(feature.name)
+        if watching { feature.watchers.unwatch(session.connection.id) }
+        reply.bool("was_watching", watching)
+        return reply.finish()
+      }
+    case Request.Op.features:
+      var reply = ReplyWriter(id: id, ok: true)
+      reply.json("features", .array(registry.features.map(Self.summary)))
+      session.respond(reply.finish())
+    case Request.Op.describe:
+      let feature = try feature(of: request)
+      session.respond(Self.describeReply(id: id, feature))
+    case Request.Op.undo, Request.Op.redo:
+      try undoOrRedo(request, session)
+    case Request.Op.ping:
+      var reply = ReplyWriter(id: id, ok: true)
+      reply.string("daemon", version)
+      reply.integer("protocol", Int64(ProtocolInfo.version))
+      session.respond(reply.finish())
+    default:
+      throw WireError(
+        .unknownOp,
+        "unknown op '\(request.op)'; valid ops: " + Request.Op.all.joined(separator: ", "))
+    }
+  }
+
+  private func send(_ request: Request, _ session: Session) throws(WireError) {
+    let feature = try feature(of: request)
+    let payload = try event(of: request, feature)
+    let receipt = try feature.send(payload)
+    if logger.isEnabled(.debug) {
+      logger.debug("client \(session.connection.id): send \(feature.name) \(payload.json)")
+    }
+    let id = request.id
+    session.respond(after: receipt) { outcome in
+      Self.outcomeReply(id: id, feature, outcome)
+    }
+  }
+
+  private func undoOrRedo(_ request: Request, _ session: Session) throws(WireError) {
+    let feature = try feature(of: request)
+    let op = request.op
+    guard feature.keepsHistory else {
+      let able = registry.features.filter(\.keepsHistory).map(\.name)
+      let others =
+        able.isEmpty ? "no feature has" : "features with history: " + able.joined(separator: ", ")
+      throw WireError(
+        .notSupported, "feature '\(feature.name)' keeps no history, so it cannot \(op); \(others)")
+    }
+    // Applied now, in frame order with the events this connection added before it; the
+    // reply (state after it) waits for earlier replies.
+    let changed = op == Request.Op.undo ? feature.undo() : feature.redo()
+    let id = request.id
+    session.respond {
+      do {
+        var reply = ReplyWriter(id: id, ok: true)
+        reply.bool("changed", changed)
+        reply.state(try feature.snapshot())
+        return reply.finish()
+      } catch {
+        return Self.encodingFailure(id: id, feature, error)
+      }
+    }
+  }
+
+  // MARK: Request fields
+
+  private func feature(of request: Request) throws(WireError) -> Feature {
+    let known = registry.names.joined(separator: ", ")
+    guard let value = request["feature"] else {
+      throw WireError(
+        .missingField, "missing field 'feature' (a string naming a feature: \(known))")
+    }
+    guard case .string(let name) = value else {
+      throw WireError(
+        .invalidField, "field 'feature' must be a string (one of: \(known)), got \(value.typeName)")
+    }
+    guard let feature = registry.feature(named: name) else {
+      throw WireError(.unknownFeature, "unknown feature '\(name)'; features: \(known)")
+    }
+    return feature
+  }
+
+  private func event(of request: Request, _ feature: Feature) throws(WireError) -> EventPayload {
+    let types = feature.eventTypes.joined(separator: ", ")
+    guard let value = request["event"] else {
+      throw WireError(
+        .missingField,
+        "missing field 'event' (an object like {\"type\":\"…\"}; types of '\(feature.name)': \(types))"
+      )
+    }
+    guard case .object(var fields) = value else {
+      throw WireError(
+        .invalidField,
+        "field 'event' must be an object like {\"type\":\"…\"}, got \(value.typeName)")
+    }
+    guard let type = fields.removeValue(forKey: "type") else {
+      throw WireError(
+        .missingField, "missing field 'event.type' (one of: \(types))")
+    }
+    guard case .string(let name) = type else {
+      throw WireError(
+        .invalidField,
+        "field 'event.type' must be a string (one of: \(types)), got \(type.typeName)")
+    }
+    return EventPayload(type: name, fields: fields)
+  }
+
+  // MARK: Replies
+
+  private func stateReply(id: RequestID?, _ feature: Feature) -> [UInt8] {
+    do {
+      var reply = ReplyWriter(id: id, ok: true)
+      reply.state(try feature.snapshot())
+      return reply.finish()
+    } catch {
+      return Self.encodingFailure(id: id, feature, error)
+    }
+  }
+
+  private func watchReply(id: RequestID?, _ feature: Feature, _ session: Session) -> [UInt8] {
+    let snapshot: StateSnapshot
+    do {
+      snapshot = try feature.snapshot()
+    } catch {
+      return Self.encodingFailure(id: id, feature, error)
+    }
+    var reply = ReplyWriter(id: id, ok: true)
+    reply.state(snapshot)
+    let line = reply.finish()
+    // Queued before the watch starts, so no push of it can come first.
+    session.connection.send(line)
+    session.addWatch(feature.name)
+    feature.watchers.watch(session.connection, seen: snapshot.seq)
+    return []
+  }
+
+  static func outcomeReply(id: RequestID?, _ feature: Feature, _ outcome: EventOutcome) -> [UInt8] {
+    let snapshot: StateSnapshot
+    do {
+      snapshot = try feature.snapshot()
+    } catch {
+      return encodingFailure(id: id, feature, error)
+    }
+    var reply: ReplyWriter
+    if case .failed(let error) = outcome {
+      reply = ReplyWriter(id: id, ok: false, capacity: snapshot.json.count + 128)
+      reply.error(WireError(.eventFailed, String(describing: error)))
+    } else {
+      reply = ReplyWriter(id: id, ok: true, capacity: snapshot.json.count + 64)
+    }
+    reply.string("outcome", outcome.name)
+    reply.state(snapshot)
+    return reply.finish()
+  }
+
+  static func encodingFailure(id: RequestID?, _ feature: Feature, _ error: any Error) -> [UInt8] {
+    ReplyWriter.failure(
+      id: id,
+      WireError(.internalError, "cannot encode the state of '\(feature.name)' as JSON: \(error)"))
+  }
+
+  static func summary(_ feature: Feature) -> JSON {
+    [
+      "name": .string(feature.name), "summary": .string(feature.summary),
+    ]
+  }
+
+  static func describeReply(id: RequestID?, _ feature: Feature) -> [UInt8] {
+    var reply = ReplyWriter(id: id, ok: true, capacity: 1024)
+    reply.string("feature", feature.name)
+    reply.string("summary", feature.summary)
+    reply.bool("undo_redo", feature.keepsHistory)
+    reply.json("events", .array(feature.events.map(SchemaJSON.event)))
+    reply.json("state_shape", .array(feature.shape.map(SchemaJSON.field)))
+    return reply.finish()
+  }
+}

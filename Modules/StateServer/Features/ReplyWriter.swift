@@ -1,0 +1,112 @@
+import Wire
+
+/// Builds reply and push lines byte by byte, splicing in states that are already encoded
+/// (a ``StateSnapshot``'s JSON) instead of serializing a tree per reply.
+///
+/// Same shape as Wire's `Reply`: `{"id":…,"ok":…,…fields}\n`, the id omitted when absent.
+///
+/// ```swift
+/// var reply = ReplyWriter(id: 7, ok: true)
+/// reply.string("outcome", "handled")
+/// reply.state(snapshot)  // ,"state":{…},"seq":N
+/// connection.send(reply.finish())
+/// ```
+struct ReplyWriter {
+  private var bytes: [UInt8] = []
+
+  init(id: RequestID?, ok: Bool, capacity: Int = 128) {
+    bytes.reserveCapacity(capacity)
+    bytes.appendASCII("{")
+    switch id {
+    case .number(let value)?:
+      bytes.appendASCII(#""id":"#)
+      JSONSerializer.writeInteger(value, to: &bytes)
+      bytes.appendASCII(",")
+    case .string(let value)?:
+      bytes.appendASCII(#""id":"#)
+      JSONSerializer.writeString(value, to: &bytes)
+      bytes.appendASCII(",")
+    case nil:
+      break
+    }
+    bytes.appendASCII(ok ? #""ok":true"# : #""ok":false"#)
+  }
+
+  private mutating func key(_ name: StaticString) {
+    bytes.appendASCII(",\"")
+    bytes.appendASCII(name)
+    bytes.appendASCII("\":")
+  }
+
+  mutating func string(_ name: StaticString, _ value: String) {
+    key(name)
+    JSONSerializer.writeString(value, to: &bytes)
+  }
+
+  mutating func integer(_ name: StaticString, _ value: Int64) {
+    key(name)
+    JSONSerializer.writeInteger(value, to: &bytes)
+  }
+
+  mutating func bool(_ name: StaticString, _ value: Bool) {
+    key(name)
+    bytes.appendASCII(value ? "true" : "false")
+  }
+
+  mutating func json(_ name: StaticString, _ value: JSON) {
+    key(name)
+    JSONSerializer.write(value, to: &bytes)
+  }
+
+  /// `,"state":{…},"seq":N`
+  mutating func state(_ snapshot: StateSnapshot) {
+    key("state")
+    bytes.append(contentsOf: snapshot.json)
+    integer("seq", Int64(clamping: snapshot.seq))
+  }
+
+  /// `,"error":{"code":…,"message":…}`
+  mutating func error(_ error: WireError) {
+    key("error")
+    bytes.appendASCII(#"{"code":"#)
+    JSONSerializer.writeString(error.code.rawValue, to: &bytes)
+    bytes.appendASCII(#","message":"#)
+    JSONSerializer.writeString(error.message, to: &bytes)
+    bytes.appendASCII("}")
+  }
+
+  /// The finished line, with its "\n".
+  consuming func finish() -> [UInt8] {
+    bytes.appendASCII("}\n")
+    return bytes
+  }
+
+  /// `{"id":…,"ok":false,"error":{…}}\n`
+  static func failure(id: RequestID?, _ error: WireError) -> [UInt8] {
+    var reply = ReplyWriter(id: id, ok: false)
+    reply.error(error)
+    return reply.finish()
+  }
+
+  /// `{"push":"state","feature":…,"seq":N,"state":{…}}\n`
+  static func statePush(feature: String, snapshot: StateSnapshot) -> [UInt8] {
+    var line: [UInt8] = []
+    line.reserveCapacity(snapshot.json.count + feature.utf8.count + 48)
+    line.appendASCII(#"{"push":"state","feature":"#)
+    JSONSerializer.writeString(feature, to: &line)
+    line.appendASCII(#","seq":"#)
+    JSONSerializer.writeInteger(Int64(clamping: snapshot.seq), to: &line)
+    line.appendASCII(#","state":"#)
+    line.append(contentsOf: snapshot.json)
+    line.appendASCII("}\n")
+    return line
+  }
+}
+
+extension [UInt8] {
+  /// Appends the bytes of a compile-time string.
+  mutating func appendASCII(_ text: StaticString) {
+    append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+}

@@ -1,0 +1,85 @@
+import Glibc
+
+/// Leveled logging to standard error, one line per message: `stated: <level>: <message>`.
+///
+/// Made for a foreground daemon under systemd, which timestamps each line itself. Writes are
+/// single `write(2)` calls, so lines from different threads never interleave.
+///
+/// ```swift
+/// let log = Logger(level: .info)
+/// log.info("listening on \(path)")
+/// log.debug { "event \(event)" }  // built only when debug is on
+/// ```
+public struct Logger: Sendable {
+  public enum Level: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
+    case error = 0
+    case warning
+    case info
+    case debug
+
+    /// Parses `error`, `warning` (or `warn`), `info` or `debug`.
+    public init?(name: String) {
+      switch name.lowercased() {
+      case "error": self = .error
+      case "warning", "warn": self = .warning
+      case "info": self = .info
+      case "debug": self = .debug
+      default: return nil
+      }
+    }
+
+    public var description: String {
+      switch self {
+      case .error: "error"
+      case .warning: "warning"
+      case .info: "info"
+      case .debug: "debug"
+      }
+    }
+
+    public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+  }
+
+  /// The most detailed level written.
+  public let level: Level
+  private let sink: @Sendable (String) -> Void
+
+  /// - Parameter sink: receives each finished line including its "\n"; stderr by default.
+  public init(level: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
+    self.level = level
+    self.sink = sink ?? Logger.writeToStandardError
+  }
+
+  /// A logger that writes nothing.
+  public static let silent = Logger(level: .error, sink: { _ in })
+
+  public func isEnabled(_ level: Level) -> Bool { level <= self.level }
+
+  public func log(_ level: Level, _ message: @autoclosure () -> String) {
+    guard isEnabled(level) else { return }
+    sink("stated: \(level): \(message())\n")
+  }
+
+  public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+  public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+  public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+  public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+
+  /// Writes `message` and a "\n" to standard error, whatever the level (for fatal errors).
+  public static func writeLine(_ message: String) {
+    writeToStandardError(message + "\n")
+  }
+
+  static func writeToStandardError(_ line: String) {
+    var line = line
+    line.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0, errno == EINTR { continue }
+        if written <= 0 { return }
+        offset += written
+      }
+    }
+  }
+}
