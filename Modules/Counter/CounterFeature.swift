@@ -4,7 +4,7 @@ import BlocCore
 ///
 /// ```swift
 /// let counter = CounterBloc(settings: settingsBloc, storage: storage)
-/// server.register(counter, as: CounterFeature.name)
+/// // the host registers it under CounterFeature.name
 /// ```
 public enum CounterFeature {
   /// The stable name a host registers the feature under.

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let settings = SettingsBloc(storage: storage)
-/// server.register(settings, as: SettingsFeature.name)
+/// // the host registers it under SettingsFeature.name
 /// ```
 public enum SettingsFeature {
   /// The stable name a host registers the feature under.

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let search = AppSearchBloc(settings: settingsBloc, storage: storage, services: .live)
-/// server.register(search, as: AppSearchFeature.name)
+/// // the host registers it under AppSearchFeature.name
 /// ```
 public enum AppSearchFeature {
   /// The stable name a host registers the feature under.

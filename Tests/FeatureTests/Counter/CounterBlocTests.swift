@@ -64,16 +64,20 @@ import Testing
 
   @Test func concurrentIncrementsAndDecrementsNeverLoseAnUpdate() async {
     let counter = CounterBloc(settings: FixedSettings(), storage: InMemoryStorage())
-    await withTaskGroup(of: Void.self) { group in
+    let receipts = await withTaskGroup(of: [EventReceipt].self) { group in
       for task in 0..<8 {
         group.addTask {
-          for _ in 0..<100 { counter.add(task.isMultiple(of: 2) ? .increment : .decrement) }
-          for _ in 0..<50 { counter.add(.increment) }
+          (0..<100).map { _ in counter.add(task.isMultiple(of: 2) ? .increment : .decrement) }
+            + (0..<50).map { _ in counter.add(.increment) }
         }
       }
+      return await group.reduce(into: []) { $0 += $1 }
     }
+    // settled() covers every queued event, also while a persisted bloc's writes complete.
     await counter.settled()
     #expect(counter.state.count == 400)
+    #expect(counter.sequence == 1200, "every event changed the count once")
+    for receipt in receipts { #expect(receipt.resolvedOutcome?.isHandled == true) }
     await counter.close()
   }
 
