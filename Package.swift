@@ -50,7 +50,8 @@ let package = Package(
       name: "AppSearchTests", dependencies: ["AppSearch", "BlocCore"], path: "Tests/AppSearchTests"),
     .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
     .testTarget(
-      name: "DaemonTests", dependencies: ["Wire", "StateServer", "BlocCore"],
+      name: "DaemonTests",
+      dependencies: ["Wire", "StateServer", "BlocCore", "Counter", "Settings", "AppSearch"],
       path: "Tests/DaemonTests"),
   ]
 )

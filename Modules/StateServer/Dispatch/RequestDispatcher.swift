@@ -185,7 +185,8 @@ public final class RequestDispatcher: ConnectionDelegate {
   // MARK: Request fields
 
   private func feature(of request: Request) throws(WireError) -> Feature {
-    let known = registry.names.joined(separator: ", ")
+    // Built only for an error message: this runs for every request.
+    var known: String { registry.names.joined(separator: ", ") }
     guard let value = request["feature"] else {
       throw WireError(
         .missingField, "missing field 'feature' (a string naming a feature: \(known))")
@@ -201,7 +202,7 @@ public final class RequestDispatcher: ConnectionDelegate {
   }
 
   private func event(of request: Request, _ feature: Feature) throws(WireError) -> EventPayload {
-    let types = feature.eventTypes.joined(separator: ", ")
+    var types: String { feature.eventTypes.joined(separator: ", ") }
     guard let value = request["event"] else {
       throw WireError(
         .missingField,
