@@ -209,12 +209,12 @@ public final class RequestDispatcher: ConnectionDelegate {
         "missing field 'event' (an object like {\"type\":\"…\"}; types of '\(feature.name)': \(types))"
       )
     }
-    guard case .object(var fields) = value else {
+    guard case .object(let object) = value else {
       throw WireError(
         .invalidField,
         "field 'event' must be an object like {\"type\":\"…\"}, got \(value.typeName)")
     }
-    guard let type = fields.removeValue(forKey: "type") else {
+    guard let type = object["type"] else {
       throw WireError(
         .missingField, "missing field 'event.type' (one of: \(types))")
     }
@@ -222,6 +222,12 @@ public final class RequestDispatcher: ConnectionDelegate {
       throw WireError(
         .invalidField,
         "field 'event.type' must be a string (one of: \(types)), got \(type.typeName)")
+    }
+    // The usual event has no other field: no copy of the object is made for it.
+    var fields = JSONObject()
+    if object.count > 1 {
+      fields = object
+      fields.removeValue(forKey: "type")
     }
     return EventPayload(type: name, fields: fields)
   }
