@@ -60,7 +60,8 @@ let package = Package(
     .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
     .testTarget(name: "CLITests", dependencies: ["StatectlCore", "Wire"], path: "Tests/CLITests"),
     .testTarget(
-      name: "DaemonTests", dependencies: ["Wire", "StateServer", "BlocCore"],
+      name: "DaemonTests",
+      dependencies: ["Wire", "StateServer", "BlocCore", "Counter", "Settings", "AppSearch"],
       path: "Tests/DaemonTests"),
   ]
 )

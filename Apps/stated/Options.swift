@@ -1,3 +1,4 @@
+import BlocCore
 import StateServer
 
 /// The command line of `stated`.
@@ -6,6 +7,7 @@ struct Options {
   var stateDirectory: String?
   var maxFrameBytes = 1 << 20
   var logLevel = Logger.Level.info
+  var sync = FileStorage.SyncPolicy.always
   var showHelp = false
   var showVersion = false
 
@@ -60,6 +62,12 @@ struct Options {
           )
         }
         options.maxFrameBytes = bytes
+      case "--sync":
+        let text = try value(name, inline: inline)
+        guard let policy = FileStorage.SyncPolicy(rawValue: text) else {
+          throw UsageError(message: "--sync must be always or deferred; got '\(text)'")
+        }
+        options.sync = policy
       case "--log-level":
         let text = try value(name, inline: inline)
         guard let level = Logger.Level(name: text) else {
@@ -83,7 +91,8 @@ struct Options {
     to local clients over a Unix domain socket, one JSON request per line (see PROTOCOL.md).
 
     USAGE
-      stated [--socket PATH] [--state-dir PATH] [--max-frame-bytes N] [--log-level LEVEL]
+      stated [--socket PATH] [--state-dir PATH] [--sync always|deferred]
+             [--max-frame-bytes N] [--log-level LEVEL]
       stated --help | --version
 
     It runs in the foreground (as systemd expects) and logs to standard error.
@@ -95,6 +104,12 @@ struct Options {
                              only your own uid may connect.
       --state-dir PATH       Where feature state is stored (one JSON file per feature).
                              Default: $XDG_STATE_HOME/stated, else ~/.local/state/stated.
+      --sync POLICY          When stored state is forced to the disk. always (default):
+                             every write is fsynced (file and directory) before the reply.
+                             deferred: each write still replaces the file atomically
+                             before the reply (it survives the daemon being killed), and
+                             stated fsyncs every second and at shutdown, like Redis'
+                             appendfsync everysec: a machine crash may lose the last second.
       --max-frame-bytes N    Longest request line accepted (default 1048576). A longer line
                              gets a frame_too_large error and the connection is closed.
       --log-level LEVEL      error, warning, info (default) or debug (every event and change).

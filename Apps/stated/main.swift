@@ -67,7 +67,8 @@ else {
 }
 let storage: FileStorage
 do {
-  storage = try FileStorage(directory: URL(fileURLWithPath: stateDirectory, isDirectory: true))
+  storage = try FileStorage(
+    directory: URL(fileURLWithPath: stateDirectory, isDirectory: true), sync: options.sync)
 } catch {
   fail(ExitCode.cannotCreate, "cannot create the state directory \(stateDirectory): \(error)")
 }
@@ -76,6 +77,19 @@ do {
 
 let registry = FeatureRegistry()
 registerFeatures(in: registry, storage: storage, logger: logger)
+
+// With --sync deferred, written state reaches the device once a second (and at shutdown), on
+// a thread of its own: fsync blocks, and must not hold up the concurrency pool.
+if options.sync == .deferred {
+  let syncThread = Thread {
+    while true {
+      sleep(1)
+      storage.sync()
+    }
+  }
+  syncThread.name = "stated-sync"
+  syncThread.start()
+}
 
 // MARK: Serving
 
@@ -114,6 +128,7 @@ logger.info(
 await server.waitUntilStopped()
 logger.info("connections closed; storing state")
 await registry.closeAll()
+if options.sync == .deferred { storage.sync() }
 signals.cancel()
 logger.info("stopped")
 exit(0)

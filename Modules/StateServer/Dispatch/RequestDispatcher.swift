@@ -185,7 +185,8 @@ public final class RequestDispatcher: ConnectionDelegate {
   // MARK: Request fields
 
   private func feature(of request: Request) throws(WireError) -> Feature {
-    let known = registry.names.joined(separator: ", ")
+    // Built only for an error message: this runs for every request.
+    var known: String { registry.names.joined(separator: ", ") }
     guard let value = request["feature"] else {
       throw WireError(
         .missingField, "missing field 'feature' (a string naming a feature: \(known))")
@@ -201,19 +202,19 @@ public final class RequestDispatcher: ConnectionDelegate {
   }
 
   private func event(of request: Request, _ feature: Feature) throws(WireError) -> EventPayload {
-    let types = feature.eventTypes.joined(separator: ", ")
+    var types: String { feature.eventTypes.joined(separator: ", ") }
     guard let value = request["event"] else {
       throw WireError(
         .missingField,
         "missing field 'event' (an object like {\"type\":\"…\"}; types of '\(feature.name)': \(types))"
       )
     }
-    guard case .object(var fields) = value else {
+    guard case .object(let object) = value else {
       throw WireError(
         .invalidField,
         "field 'event' must be an object like {\"type\":\"…\"}, got \(value.typeName)")
     }
-    guard let type = fields.removeValue(forKey: "type") else {
+    guard let type = object["type"] else {
       throw WireError(
         .missingField, "missing field 'event.type' (one of: \(types))")
     }
@@ -221,6 +222,12 @@ public final class RequestDispatcher: ConnectionDelegate {
       throw WireError(
         .invalidField,
         "field 'event.type' must be a string (one of: \(types)), got \(type.typeName)")
+    }
+    // The usual event has no other field: no copy of the object is made for it.
+    var fields = JSONObject()
+    if object.count > 1 {
+      fields = object
+      fields.removeValue(forKey: "type")
     }
     return EventPayload(type: name, fields: fields)
   }

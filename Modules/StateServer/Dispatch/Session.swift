@@ -4,9 +4,10 @@ import BlocCore
 ///
 /// A reply is *produced* (its state read, its watch started) only when every earlier reply of
 /// the connection has been sent, so a `get` pipelined after a `send` sees that event's effect.
-/// When nothing is pending, a reply is produced and sent at once on the calling thread; a
-/// `send` whose outcome is not known yet waits in the queue, and one task per busy period
-/// (not per request) awaits the outcomes in order and sends what became ready.
+/// When nothing is pending, a reply is produced and sent at once on the calling thread. A
+/// `send` whose outcome is not known yet waits in the queue; its receipt's `onResolve`
+/// callback records the outcome and, on the resolving thread, sends every reply that became
+/// ready (the ready prefix of the queue), under the session's lock. No task is involved.
 final class Session: Sendable {
   typealias Produce = @Sendable () -> [UInt8]
   typealias ProduceOutcome = @Sendable (EventOutcome) -> [UInt8]
@@ -14,15 +15,18 @@ final class Session: Sendable {
   private enum Item {
     case bytes([UInt8])
     case ready(Produce)
-    case awaiting(EventReceipt, ProduceOutcome)
+    case awaiting(ProduceOutcome)
+    case resolved(EventOutcome, ProduceOutcome)
+    case done
   }
 
   private struct State {
     /// Replies not yet sent; `items[head...]` are live. Invariant: when not empty, the first
-    /// live item is an unresolved `awaiting` and `draining` is true.
-    var items: [Item?] = []
+    /// live item is an unresolved `awaiting`, and the session counts as busy in the tracker.
+    var items: [Item] = []
     var head = 0
-    var draining = false
+    /// How many items were removed from the front of `items` (tickets stay valid).
+    var removed = 0
     var inputEnded = false
 
     var isEmpty: Bool { head == items.count }
@@ -64,20 +68,18 @@ final class Session: Sendable {
 
   /// Queues a reply built from an event's outcome, once it is known and its turn comes.
   func respond(after receipt: EventReceipt, _ produce: @escaping ProduceOutcome) {
-    let startDrainer = state.withLock { state -> Bool in
+    let ticket = state.withLock { state -> Int? in
       if state.isEmpty, let outcome = receipt.resolvedOutcome {
         connection.send(produce(outcome))
-        return false
+        return nil
       }
-      state.items.append(.awaiting(receipt, produce))
-      if state.draining { return false }
-      state.draining = true
-      return true
+      if state.isEmpty { tracker.begin() }
+      state.items.append(.awaiting(produce))
+      return state.removed + state.items.count - 1
     }
-    if startDrainer {
-      tracker.begin()
-      Task { await self.drain() }
-    }
+    guard let ticket else { return }
+    // Outside the lock: the callback runs at once when the outcome is already known.
+    receipt.onResolve { outcome in self.resolve(ticket, outcome) }
   }
 
   /// The client will send nothing more: close once every reply owed is sent.
@@ -113,45 +115,51 @@ final class Session: Sendable {
     if !line.isEmpty { connection.send(line) }
   }
 
-  private func drain() async {
-    while true {
-      let next = state.withLock { state -> EventReceipt? in
-        sendReady(&state)
-        guard state.isEmpty else {
-          guard case .awaiting(let receipt, _)? = state.items[state.head] else { return nil }
-          return receipt
-        }
-        state.draining = false
-        if state.inputEnded { connection.close() }
-        return nil
-      }
-      guard let next else { break }
-      _ = await next.outcome
+  /// An awaited outcome is known: record it and send what became ready.
+  private func resolve(_ ticket: Int, _ outcome: EventOutcome) {
+    let idle = state.withLock { state -> Bool in
+      let index = ticket - state.removed
+      guard index >= state.head, index < state.items.count,
+        case .awaiting(let produce) = state.items[index]
+      else { return false }
+      state.items[index] = .resolved(outcome, produce)
+      guard index == state.head else { return false }
+      sendReady(&state)
+      guard state.isEmpty else { return false }
+      if state.inputEnded { connection.close() }
+      return true
     }
-    tracker.end()
+    if idle { tracker.end() }
   }
 
-  /// Sends leading items that are ready, in order.
+  /// Sends leading items that are ready, in order, and drops them from the queue.
   private func sendReady(_ state: inout State) {
     while state.head < state.items.count {
       switch state.items[state.head] {
-      case .bytes(let line)?:
+      case .bytes(let line):
         connection.send(line)
-      case .ready(let produce)?:
+      case .ready(let produce):
         send(produce())
-      case .awaiting(let receipt, let produce)?:
-        guard let outcome = receipt.resolvedOutcome else { return }
+      case .resolved(let outcome, let produce):
         connection.send(produce(outcome))
-      case nil:
+      case .awaiting:
+        // Still busy: drop the sent prefix now and then, so the queue stays short.
+        if state.head >= 64, state.head * 2 >= state.items.count {
+          state.items.removeFirst(state.head)
+          state.removed += state.head
+          state.head = 0
+        }
+        return
+      case .done:
         break
       }
-      state.items[state.head] = nil
+      state.items[state.head] = .done
       state.head += 1
-      if state.head == state.items.count {
-        state.items.removeAll(keepingCapacity: state.items.count <= 1024)
-        state.head = 0
-      }
     }
+    // Empty: start over, keeping a moderate buffer.
+    state.removed += state.items.count
+    state.items.removeAll(keepingCapacity: state.items.count <= 1024)
+    state.head = 0
   }
 }
 

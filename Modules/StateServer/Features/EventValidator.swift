@@ -20,12 +20,14 @@ enum EventValidator {
   }
 
   static func validate(_ payload: EventPayload, against schema: EventSchema) throws(Violation) {
+    // Most events have no fields: nothing to check, no message to build.
+    if payload.fields.isEmpty, !schema.fields.contains(where: \.required) { return }
     try validate(
       object: payload.fields, fields: schema.fields, path: "event", owner: "event '\(schema.type)'")
   }
 
   private static func validate(
-    object: JSONObject, fields: [FieldSchema], path: String, owner: String
+    object: JSONObject, fields: [FieldSchema], path: String, owner: @autoclosure () -> String
   ) throws(Violation) {
     for field in fields {
       let fieldPath = "\(path).\(field.name)"
@@ -47,7 +49,7 @@ enum EventValidator {
         : "its fields are " + fields.map(\.name).joined(separator: ", ")
       throw Violation(
         error: WireError(
-          .invalidField, "\(owner) has no field '\(key)' (at '\(path).\(key)'); \(accepted)"),
+          .invalidField, "\(owner()) has no field '\(key)' (at '\(path).\(key)'); \(accepted)"),
         isFinal: true)
     }
   }

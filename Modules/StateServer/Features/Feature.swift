@@ -43,29 +43,28 @@ public final class Feature: Sendable {
 
     let codec = StateCodec<S>()
     currentSnapshot = {
-      // Sequence, state, sequence: equal sequences prove the state belongs to that number.
-      while true {
-        let sequence = bloc.sequence
-        if let cached = codec.cached(sequence) { return cached }
-        let state = bloc.state
-        if bloc.sequence == sequence { return try codec.snapshot(sequence, state) }
-      }
+      // Sequence and state read together, so the state belongs to that number.
+      let current = bloc.snapshot
+      return try codec.snapshot(current.sequence, current.state)
     }
     let decoder = EventDecoder<E>(feature: name)
     addEvent = { payload, schema throws(WireError) in
       bloc.add(try decoder.decode(payload, schema: schema))
     }
     step = { forward in forward ? bloc.redo() : bloc.undo() }
-    let follow: @Sendable (@escaping @Sendable (StateSnapshot) -> Void) async -> Void = {
-      deliver in
-      for await update in bloc.updates {
-        guard let snapshot = try? codec.snapshot(update.sequence, update.state) else { continue }
-        deliver(snapshot)
-      }
-    }
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
-    watchers = WatchHub(feature: name, follow: follow)
+    watchers = WatchHub(
+      feature: name,
+      listen: { deliver in
+        // On the emitting thread, for every change: encoded once per sequence number (the
+        // codec keeps it for the replies that carry the same state).
+        bloc.listen { update in
+          guard let snapshot = try? codec.snapshot(update.sequence, update.state) else { return }
+          deliver(snapshot)
+        }
+      },
+      stopListening: { token in bloc.removeListener(token) })
   }
 
   /// The valid event type names, in declaration order.
@@ -119,8 +118,12 @@ public final class Feature: Sendable {
   }
 }
 
-/// Encodes states with `JSONEncoder` (sorted keys) into Wire's compact form, and keeps the
-/// newest so each sequence number is encoded once however many replies and pushes carry it.
+/// Encodes states into Wire's compact form (keys sorted, as `JSONEncoder` with `.sortedKeys`
+/// writes them), and keeps the newest so each sequence number is encoded once however many
+/// replies and pushes carry it.
+///
+/// ``StateEncoder`` builds the JSON directly; a state holding a type it does not reproduce
+/// (`Date`, `Data`, …) goes through `JSONEncoder` and Wire's parser instead.
 final class StateCodec<S: Encodable & Sendable>: Sendable {
   private let latest = Locked<StateSnapshot?>(nil)
 
@@ -130,16 +133,27 @@ final class StateCodec<S: Encodable & Sendable>: Sendable {
 
   func snapshot(_ sequence: UInt64, _ state: S) throws -> StateSnapshot {
     if let cached = cached(sequence) { return cached }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let data = try encoder.encode(state)
-    // Through Wire's parser and serializer: one canonical form whatever Foundation writes.
-    let json = try data.withUnsafeBytes { try JSONParser().parse($0) }
-    let snapshot = StateSnapshot(seq: sequence, json: json.serialized())
+    let snapshot = StateSnapshot(seq: sequence, json: try Self.encode(state).serialized())
     latest.withLock { latest in
       if latest.map({ $0.seq <= sequence }) ?? true { latest = snapshot }
     }
     return snapshot
+  }
+
+  static func encode(_ state: S) throws -> JSON {
+    do {
+      return try StateEncoder.encode(state)
+    } catch is StateEncoder.Unsupported {
+      return try encodeWithFoundation(state)
+    }
+  }
+
+  /// `JSONEncoder` (sorted keys), read back with Wire's parser: the reference form.
+  static func encodeWithFoundation(_ state: S) throws -> JSON {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = try encoder.encode(state)
+    return try data.withUnsafeBytes { try JSONParser().parse($0) }
   }
 }
 

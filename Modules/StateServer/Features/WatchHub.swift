@@ -1,12 +1,15 @@
 import BlocCore
 
-/// The watchers of one feature, fed by a single fan-out task.
+/// The watchers of one feature, fed by a synchronous bloc listener.
 ///
-/// While anyone watches, one task follows the bloc's `updates` (latest wins, so it never slows
-/// the bloc), encodes each state once, builds the push line once, and queues it on every
-/// watcher with `Connection.push(_:key:)`, which never blocks: a slow reader's unwritten push is
-/// replaced by the newer one, so it sees the latest state with a gap in `seq`.
+/// While anyone watches, a listener (``BlocBase/listen(_:)``) is called on the emitting thread
+/// for every change: the state is encoded once per sequence number, the push line built once
+/// and queued on every watcher with `Connection.push(_:key:)`, which never blocks: a slow
+/// reader's unwritten push is replaced by the newer one, so it sees the latest state with a
+/// gap in `seq`. No task runs and nobody is woken per change.
 final class WatchHub: Sendable {
+  typealias Deliver = @Sendable (StateSnapshot) -> Void
+
   private struct Watcher {
     let connection: Connection
     /// The latest-wins slot of this watch in the connection's queue.
@@ -17,62 +20,77 @@ final class WatchHub: Sendable {
 
   private struct State {
     var watchers: [UInt64: Watcher] = [:]
-    var task: Task<Void, Never>?
-    /// Bumped whenever the task is replaced, so a stopping task's late deliveries are ignored.
+    /// Whether a listener is installed (or being installed) for the current generation.
+    var listening = false
+    var token: ObserverToken?
+    /// Bumped whenever the listener is replaced, so a stopped listener's late deliveries
+    /// are ignored.
     var generation: UInt64 = 0
-    /// The newest state the current task delivered, as a ready push line.
+    /// The newest state the current listener delivered, as a ready push line.
     var latest: (seq: UInt64, line: [UInt8])?
     var stopped = false
     var watchCount: UInt64 = 0
   }
 
   let feature: String
-  private let follow:
-    @Sendable (_ deliver: @escaping @Sendable (StateSnapshot) -> Void) async -> Void
+  private let listen: @Sendable (@escaping Deliver) -> ObserverToken
+  private let stopListening: @Sendable (ObserverToken) -> Void
   private let state = Locked(State())
 
+  /// - Parameters:
+  ///   - listen: installs a listener that delivers the current state, then every change.
+  ///   - stopListening: removes it.
   init(
-    feature: String,
-    follow:
-      @escaping @Sendable (_ deliver: @escaping @Sendable (StateSnapshot) -> Void) async ->
-      Void
+    feature: String, listen: @escaping @Sendable (@escaping Deliver) -> ObserverToken,
+    stopListening: @escaping @Sendable (ObserverToken) -> Void
   ) {
     self.feature = feature
-    self.follow = follow
+    self.listen = listen
+    self.stopListening = stopListening
   }
 
   /// Starts (or restarts) pushing to `connection` every state newer than `seen`, the
   /// sequence number its watch reply carried. Call after queuing that reply, so no push of
   /// this watch can precede it.
   func watch(_ connection: Connection, seen: UInt64) {
-    state.withLock { state in
-      guard !state.stopped else { return }
+    let start = state.withLock { state -> UInt64? in
+      guard !state.stopped else { return nil }
       state.watchCount &+= 1
       var watcher = Watcher(
         connection: connection, key: "\(feature)#\(state.watchCount)", seen: seen)
-      // A state the task delivered before this watcher joined, and newer than its reply.
+      // A state delivered before this watcher joined, and newer than its reply.
       if let latest = state.latest, latest.seq > seen {
         connection.push(latest.line, key: watcher.key)
         watcher.seen = latest.seq
       }
       state.watchers[connection.id] = watcher
-      if state.task == nil { startTask(&state) }
+      guard !state.listening else { return nil }
+      state.listening = true
+      state.generation &+= 1
+      return state.generation
     }
+    guard let generation = start else { return }
+    // Outside the lock: the listener delivers the current state at once, which takes it.
+    let token = listen { snapshot in self.deliver(snapshot, generation: generation) }
+    let stale = state.withLock { state -> Bool in
+      guard state.generation == generation else { return true }
+      state.token = token
+      return false
+    }
+    // Every watcher left (or the hub stopped) while the listener was being installed.
+    if stale { stopListening(token) }
   }
 
   /// Stops pushing to the connection. Returns whether it was watching. No push of this
   /// feature is queued for the connection after this returns.
   @discardableResult
   func unwatch(_ connectionID: UInt64) -> Bool {
-    let (removed, task) = state.withLock { state -> (Bool, Task<Void, Never>?) in
+    let (removed, token) = state.withLock { state -> (Bool, ObserverToken?) in
       let removed = state.watchers.removeValue(forKey: connectionID) != nil
-      guard state.watchers.isEmpty, let task = state.task else { return (removed, nil) }
-      state.task = nil
-      state.latest = nil
-      state.generation &+= 1
-      return (removed, task)
+      guard state.watchers.isEmpty, state.listening else { return (removed, nil) }
+      return (removed, Self.stop(&state))
     }
-    task?.cancel()
+    if let token { stopListening(token) }
     return removed
   }
 
@@ -81,30 +99,28 @@ final class WatchHub: Sendable {
 
   /// Ends every watch (the bloc is closing).
   func stop() {
-    let task = state.withLock { state -> Task<Void, Never>? in
+    let token = state.withLock { state -> ObserverToken? in
       state.stopped = true
       state.watchers = [:]
-      state.generation &+= 1
-      defer { state.task = nil }
-      return state.task
+      return Self.stop(&state)
     }
-    task?.cancel()
+    if let token { stopListening(token) }
   }
 
-  private func startTask(_ state: inout State) {
+  /// Forgets the listener; returns its token if it was installed.
+  private static func stop(_ state: inout State) -> ObserverToken? {
+    state.listening = false
+    state.latest = nil
     state.generation &+= 1
-    let generation = state.generation
-    let follow = self.follow
-    // Holds the hub until cancelled (last watcher gone) or the bloc closes.
-    state.task = Task {
-      await follow { snapshot in self.deliver(snapshot, generation: generation) }
-    }
+    defer { state.token = nil }
+    return state.token
   }
 
   private func deliver(_ snapshot: StateSnapshot, generation: UInt64) {
     let line = ReplyWriter.statePush(feature: feature, snapshot: snapshot)
     state.withLock { state in
       guard state.generation == generation else { return }
+      if let latest = state.latest, latest.seq >= snapshot.seq { return }
       state.latest = (snapshot.seq, line)
       var index = state.watchers.values.startIndex
       while index != state.watchers.values.endIndex {

@@ -1,0 +1,113 @@
+// StateEncoder builds a state's JSON without JSONEncoder: its output must be exactly what the
+// daemon sent before (JSONEncoder with sorted keys, read back by Wire's parser), for every
+// feature's state.
+import AppSearch
+import BlocCore
+import Counter
+import Foundation
+import Settings
+import Testing
+import Wire
+
+@testable import StateServer
+
+@Suite struct StateEncoderTests {
+  private func expectSameAsFoundation<S: Encodable & Sendable>(
+    _ state: S, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let direct = try StateEncoder.encode(state).serializedString()
+    let reference = try StateCodec<S>.encodeWithFoundation(state).serializedString()
+    #expect(direct == reference, sourceLocation: sourceLocation)
+  }
+
+  @Test func counterStates() throws {
+    for count in [0, 1, -1, 42, Int.max, Int.min] {
+      try expectSameAsFoundation(CounterState(count: count))
+    }
+  }
+
+  @Test func settingsStates() throws {
+    try expectSameAsFoundation(SettingsState.defaults)
+    let custom = try SettingsState.defaults
+      .setting(.counterStep, to: .integer(5))
+      .setting(.counterMinimum, to: .integer(-10))
+      .setting(.counterMaximum, to: .integer(100))
+      .setting(.searchCountry, to: .string("de"))
+      .setting(.searchBackend, to: .string("itunes"))
+    try expectSameAsFoundation(custom)
+  }
+
+  @Test func appSearchStates() throws {
+    try expectSameAsFoundation(AppSearchState())
+    let apps = [
+      App(id: 42, name: "Maps", genre: "Navigation"),
+      App(
+        id: 7, name: "Ünïcødé \"quoted\" \\ back/slash\n", version: "1.0", genre: "Games",
+        developer: "Dev <dev@example.org>", summary: "Tabs\tand control \u{1}",
+        url: "https://apps.apple.com/us/app/x/id7?mt=8", rating: 4.5),
+      App(id: -3, name: "Integral", rating: 4.0),
+      App(id: Int64.max, name: "Tiny", rating: 0.1),
+      App(id: 9, name: "Precise", rating: 3.141592653589793),
+      App(id: 10, name: "Zero", rating: 0),
+      App(id: 11, name: "Large", rating: 1e20),
+      App(id: 12, name: "Small", rating: 1e-7),
+    ]
+    try expectSameAsFoundation(
+      AppSearchState(term: "maps", results: apps, marks: [42, 7, -1], activity: .loading))
+    try expectSameAsFoundation(
+      AppSearchState(term: "x", activity: .failed("network \"down\" / retry")))
+    try expectSameAsFoundation(AppSearchState(term: "", activity: .idle))
+  }
+
+  @Test func doublesAndIntegersLikeJSONEncoder() throws {
+    struct Numbers: Encodable, Sendable {
+      var values: [Double]
+      var floats: [Float]
+      var unsigned: [UInt64]
+      var small: [Int8]
+    }
+    try expectSameAsFoundation(
+      Numbers(
+        values: [
+          0, -0.0, 1, -1, 2.5, 1e15, 9_999_999_999_999_998, 9_007_199_254_740_991,
+          9_007_199_254_740_992, 9_007_199_254_740_994, 18_014_398_509_481_984,
+          -4_503_599_627_370_497, 1e16, 1e300, .leastNonzeroMagnitude,
+          123.456,
+        ],
+        floats: [0.1, 1, 3.4e38, -2.5],
+        unsigned: [0, UInt64(Int64.max), UInt64.max],
+        small: [-128, 127]))
+  }
+
+  @Test func nestedContainersAndOptionals() throws {
+    struct Inner: Codable, Sendable {
+      var b: Int?
+      var a: [String: Int]
+    }
+    struct Outer: Codable, Sendable {
+      enum CodingKeys: String, CodingKey {
+        case zeta, upper = "Alpha", alpha, empty
+      }
+      var zeta: [Inner]
+      var upper: Inner?
+      var alpha: String?
+      var empty: [Int]
+    }
+    try expectSameAsFoundation(
+      Outer(
+        zeta: [Inner(b: nil, a: ["y": 1, "x": 2]), Inner(b: 3, a: [:])],
+        upper: Inner(b: 1, a: ["k": 0]), alpha: nil, empty: []))
+  }
+
+  @Test func foundationTypesFallBack() throws {
+    struct Stamped: Codable, Sendable {
+      var at: Date
+      var blob: Data
+    }
+    let state = Stamped(at: Date(timeIntervalSinceReferenceDate: 12.5), blob: Data([1, 2, 3]))
+    #expect(throws: StateEncoder.Unsupported.self) { try StateEncoder.encode(state) }
+    #expect(
+      try StateCodec<Stamped>.encode(state).serializedString()
+        == StateCodec<Stamped>.encodeWithFoundation(state).serializedString())
+  }
+}
