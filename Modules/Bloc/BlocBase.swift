@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What ``Cubit`` and ``Bloc`` share: a state readable at any time, a stream of states,
 /// hooks and observers, optional undo/redo and persistence, and `close()`.
 ///
@@ -25,6 +27,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
 
   let core: Locked<Core>
   let persister: Persister<State>?
+  // Lets every hook skip the core lock when this bloc has no observer of its own.
+  private let ownObserverCount = Atomic<Int>(0)
 
   /// Set when a stored state could not be restored at creation (see ``UnreadablePolicy``).
   public let restoreIssue: PersistenceError?
@@ -101,17 +105,24 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
   @discardableResult
   public func addObserver(_ observer: any BlocObserver) -> ObserverToken {
     let token = ObserverToken()
-    core.withLock { $0.observers.append(ObserverEntry(token: token, observer: observer)) }
+    core.withLock {
+      $0.observers.append(ObserverEntry(token: token, observer: observer))
+      ownObserverCount.store($0.observers.count, ordering: .releasing)
+    }
     return token
   }
 
   public func removeObserver(_ token: ObserverToken) {
-    core.withLock { $0.observers.removeAll { $0.token == token } }
+    core.withLock {
+      $0.observers.removeAll { $0.token == token }
+      ownObserverCount.store($0.observers.count, ordering: .releasing)
+    }
   }
 
   /// Global observers, then this bloc's own.
   var observers: [ObserverEntry] {
     let global = BlocObservers.all
+    guard ownObserverCount.load(ordering: .acquiring) > 0 else { return global }
     let own = core.withLock { $0.observers }
     if own.isEmpty { return global }
     return global.isEmpty ? own : global + own

@@ -184,30 +184,37 @@ extension Bloc {
     }
   }
 
-  /// One task per busy period runs the lane's jobs in order.
+  /// One task per busy period runs the lane's jobs in order. It takes every queued job at once
+  /// (one lock per batch rather than per job), so `add` and the runner rarely contend.
   private func startSequential(
     _ first: Job, _ kind: Event.Kind, _ handler: @escaping Handler, _ dispatch: inout Dispatch
   ) {
     let runnerID = dispatch.nextID()
     let task = Task {
-      var job = first
-      while true {
-        // Not registered for close(): cancelling the runner is enough, as emits after close
-        // are refused by the closed bloc.
-        let emitter = self.makeEmitter(for: job.event)
-        let done = await self.execute(job, handler: handler, emitter: emitter)
-        // Count the next job before uncounting this one, so settled() sees no idle gap.
-        let next = self.ended(done) { dispatch -> Job? in
-          if !dispatch.isClosed, let next = dispatch.lanes[kind]?.queue.pop() {
-            dispatch.activeWork += 1
+      var batch = [first]
+      while !batch.isEmpty {
+        for job in batch {
+          if Task.isCancelled {
+            self.conclude(job.event, job.receipt, .cancelled)
+            continue
+          }
+          // Not registered for close(): cancelling the runner is enough, as emits after close
+          // are refused by the closed bloc.
+          _ = await self.execute(job, handler: handler, emitter: self.makeEmitter(for: job.event))
+        }
+        // Count the next batch before uncounting this one, so settled() sees no idle gap.
+        let finished = batch.count
+        batch = self.ended(false) { dispatch -> [Job] in
+          dispatch.activeWork -= finished
+          if !dispatch.isClosed, dispatch.lanes[kind]?.queue.isEmpty == false {
+            let next = dispatch.lanes[kind]?.queue.drain() ?? []
+            dispatch.activeWork += next.count
             return next
           }
           dispatch.lanes[kind]?.busy = false
           dispatch.tasks.removeValue(forKey: runnerID)
-          return nil
+          return []
         }
-        guard let next else { return }
-        job = next
       }
     }
     dispatch.tasks[runnerID] = (task, nil)

@@ -21,11 +21,14 @@ public struct FileStorage: BlocStorage {
 
   public let directory: URL
   public let syncPolicy: SyncPolicy
+  // Kept as a string: building URLs on every write showed up in profiles.
+  private let directoryPath: String
 
   /// Creates the directory (mode 0700) when it is missing.
   public init(directory: URL, sync: SyncPolicy = .always) throws {
     self.directory = directory
     self.syncPolicy = sync
+    self.directoryPath = directory.path
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
   }
@@ -41,8 +44,8 @@ public struct FileStorage: BlocStorage {
 
   public func write(_ key: String, _ data: Data) throws {
     try Self.validate(key)
-    let target = url(for: key).path
-    let temporary = directory.appendingPathComponent(".\(key).json.tmp").path
+    let target = directoryPath + "/" + key + ".json"
+    let temporary = directoryPath + "/." + key + ".json.tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw failure(key, "open \(temporary)") }
     var ok = data.withUnsafeBytes { buffer -> Bool in
@@ -80,7 +83,7 @@ public struct FileStorage: BlocStorage {
   }
 
   private func syncDirectory() {
-    let dirFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let dirFD = open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if dirFD >= 0 {
       fsync(dirFD)
       close(dirFD)
