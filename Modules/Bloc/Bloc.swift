@@ -18,7 +18,8 @@
 /// Handlers run on the concurrency pool; each kind's ``EventTransformer`` (default: the bloc's
 /// `transformer`, itself `.sequential` by default) decides how overlapping events are treated.
 /// `close()` releases the handlers, so they may capture `self`.
-open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>, @unchecked Sendable
+open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
+  @unchecked Sendable  // mutable state only behind the `core` and `dispatch` locks
 {
   /// A handler: gets the event and an emitter; may emit any number of states.
   public typealias Handler = @Sendable (Event, Emitter<State>) async throws -> Void
@@ -79,17 +80,17 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   public func add(_ event: Event) -> EventReceipt {
     onEvent(event)
     let receipt = EventReceipt()
-    let refusal = dispatch.withLock { dispatch -> BlocError? in
+    let (refusal, dropped) = dispatch.withLock { dispatch -> (BlocError?, Job?) in
       if dispatch.isClosed {
-        return .addAfterClose(bloc: name, event: String(describing: event))
+        return (.addAfterClose(bloc: name, event: String(describing: event)), nil)
       }
       guard let registration = dispatch.handlers[event.kind] else {
-        return .unhandledEvent(bloc: name, event: String(describing: event))
+        return (.unhandledEvent(bloc: name, event: String(describing: event)), nil)
       }
       let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
-      admit(job, registration, into: &dispatch)
-      return nil
+      return (nil, admit(job, registration, into: &dispatch))
     }
+    if let dropped { conclude(dropped.event, dropped.receipt, .dropped) }
     if let refusal {
       reportError(refusal)
       conclude(event, receipt, .failed(refusal))
@@ -110,8 +111,8 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     // Fast path: the lane is idle, so handle the event in the caller's task, with no task
     // spawned and no thread hop. Events added meanwhile queue up and are handed to a runner.
     onEvent(event)
-    let done = await execute(job, handler: handler, emitter: makeEmitter(for: event))
-    handOverSequentialLane(of: event.kind, finished: done)
+    await execute(job, handler: handler, emitter: makeEmitter(for: event))
+    handOverSequentialLane(of: event.kind)
     return await job.receipt.outcome
   }
 
@@ -160,8 +161,8 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
 
   /// Runs a job's handler and concludes it, or, when its changes must be stored first, arranges
   /// for it to be concluded then (counted as separate work), so the lane is released early and
-  /// later events run meanwhile. Returns true: the caller uncounts the job.
-  func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async -> Bool {
+  /// later events run meanwhile. The caller uncounts the job itself.
+  func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async {
     var outcome: EventOutcome
     do {
       try await handler(job.event, emitter)
@@ -176,7 +177,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     let changed = emitter.highestSequence
     guard changed > 0, let persister else {
       conclude(job.event, job.receipt, outcome)
-      return true
+      return
     }
     // The wait for storage counts as its own unit of work, taken before the caller uncounts the
     // job, so settled() never sees zero while the lane still has queued jobs to pop.
@@ -187,7 +188,6 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
       self.conclude(job.event, job.receipt, final)
       self.workEnded()
     }
-    return true
   }
 
   /// Suspends a handler on the bloc's clock. While the deadline is ahead, `settled()` treats

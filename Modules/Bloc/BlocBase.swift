@@ -2,9 +2,7 @@ import Synchronization
 
 /// What ``Cubit`` and ``Bloc`` share: a state readable at any time, a stream of states,
 /// hooks and observers, optional undo/redo and persistence, and `close()`.
-///
-/// Thread safety: every mutable field lives behind `core`'s lock.
-open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
+open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // state behind locks
   struct Waiter {
     let id: UInt64
     let accept: (@Sendable (State) -> Bool)?
@@ -210,11 +208,6 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
     return await persister.waitUntilStored(sequence)
   }
 
-  func waitUntilStored(_ sequence: UInt64) async -> PersistenceError? {
-    guard let persister else { return nil }
-    return await persister.waitUntilStored(sequence)
-  }
-
   /// Waits until all work started so far is finished. A cubit's work is its own methods', so
   /// this returns at once; ``Bloc`` waits for its handlers.
   open func settled() async {}
@@ -251,93 +244,6 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {
     onClose()
   }
 
-  // MARK: Streams
-
-  /// The current state, then every later distinct state (see ``StateStream``).
-  public var states: StateStream<State, State> {
-    StateStream(source: self, transform: { $0.state }, isChange: nil)
-  }
-
-  /// Like ``states``, with sequence numbers that reveal skipped states.
-  public var updates: StateStream<State, StateUpdate<State>> {
-    StateStream(source: self, transform: { $0 }, isChange: nil)
-  }
-
-  /// A derived value: the current one first, then each time it changes. The subscriber is not
-  /// woken by changes that leave the value equal. `selector` must be quick and pure.
-  ///
-  /// ```swift
-  /// for await isEven in counter.select({ $0 % 2 == 0 }) { … }
-  /// ```
-  public func select<Value: Equatable & Sendable>(
-    _ selector: @escaping @Sendable (State) -> Value
-  ) -> StateStream<State, Value> {
-    StateStream(
-      source: self, transform: { selector($0.state) },
-      isChange: { last, state in selector(state) != last })
-  }
-
-  /// The next update after `sequence` (nil: the current state at once) that `accept` takes.
-  func nextUpdate(
-    after sequence: UInt64?, accept: (@Sendable (State) -> Bool)?
-  ) async -> StateUpdate<State>? {
-    let id = core.withLock { core in
-      core.nextWaiterID &+= 1
-      return core.nextWaiterID
-    }
-    return await withTaskCancellationHandler {
-      await withUnsafeContinuation { continuation in
-        let ready: StateUpdate<State>?? = core.withLock { core in
-          let current = StateUpdate(sequence: core.sequence, state: core.state)
-          let isNew = sequence.map { core.sequence > $0 } ?? true
-          if isNew, accept?(core.state) ?? true { return .some(current) }
-          if core.isClosed || Task.isCancelled { return .some(nil) }
-          core.waiters.append(Waiter(id: id, accept: accept, continuation: continuation))
-          return nil
-        }
-        if let ready { continuation.resume(returning: ready) }
-      }
-    } onCancel: {
-      let waiter = core.withLock { core -> Waiter? in
-        guard let index = core.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-        return core.waiters.remove(at: index)
-      }
-      waiter?.continuation.resume(returning: nil)
-    }
-  }
-
-  // MARK: Undo and redo
-
-  /// Whether this bloc keeps history for undo and redo (it was created with a `history` limit).
-  public var keepsHistory: Bool { core.withLock { $0.history != nil } }
-
-  /// Whether ``undo()`` would change the state.
-  public var canUndo: Bool { core.withLock { !($0.history?.past.isEmpty ?? true) } }
-  /// Whether ``redo()`` would change the state.
-  public var canRedo: Bool { core.withLock { !($0.history?.future.isEmpty ?? true) } }
-
-  /// Returns to the previous state. False when there is nothing to undo, the bloc keeps no
-  /// history, or it is closed.
-  @discardableResult
-  public func undo() -> Bool { step { history, current in history.undo(from: current) } }
-
-  /// Reapplies the state last undone. A new change clears what can be redone.
-  @discardableResult
-  public func redo() -> Bool { step { history, current in history.redo(from: current) } }
-
-  /// Forgets every undo and redo step.
-  public func clearHistory() { core.withLock { $0.history?.clear() } }
-
-  private func step(_ move: (inout History<State>, State) -> State?) -> Bool {
-    let target = core.withLock { core -> State? in
-      guard !core.isClosed, var history = core.history else { return nil }
-      let target = move(&history, core.state)
-      core.history = history
-      return target
-    }
-    guard let target else { return false }
-    return (try? apply(target, recordHistory: false)) != nil
-  }
 }
 
 /// Lets the persister report to its bloc without keeping it alive.

@@ -12,7 +12,9 @@
 /// ```
 /// An emit equal to the current state is not a change: no hook runs and no subscriber wakes.
 /// Emitting after ``close()`` throws ``BlocError/emitAfterClose(bloc:)``.
-open class Cubit<State: Sendable & Equatable>: BlocBase<State>, @unchecked Sendable {
+open class Cubit<State: Sendable & Equatable>: BlocBase<State>,
+  @unchecked Sendable  // adds no state to BlocBase's, which is behind its lock
+{
   /// Makes `state` the current state if it differs.
   public func emit(_ state: State) throws {
     try apply(state)

@@ -10,9 +10,8 @@ import Synchronization
 /// ```
 /// Once the handler returns or is cancelled the emitter is done: a later emit is dropped and
 /// reported as ``BlocError/emitAfterHandlerDone(bloc:event:)``.
-public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {
-  // @unchecked: every stored property is an atomic or immutable; the class is not open, and
-  // its only subclass (JobEmitter) adds immutable or weak-and-read-only references.
+public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // atomics and lets only
+  // The class is not open; its only subclass (JobEmitter) adds immutable or weak references.
   private let active = Atomic<Bool>(true)
   private let lastSequence = Atomic<UInt64>(0)
 
@@ -68,7 +67,7 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {
 
 /// The emitter of one job of a ``Bloc``: knows the event, for transitions and error reports.
 final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<State>,
-  @unchecked Sendable
+  @unchecked Sendable  // adds only lets and a weak reference
 {
   // Weak: a handler may keep its emitter after the bloc is gone.
   private weak let bloc: Bloc<Event, State>?

@@ -78,8 +78,11 @@ extension Bloc {
     }
   }
 
-  /// Decides what happens to a newly added job according to its handler's transformer.
-  func admit(_ job: Job, _ registration: Registration, into dispatch: inout Dispatch) {
+  /// Decides what happens to a newly added job according to its handler's transformer. Returns
+  /// the job the transformer dropped, if any (the new one, or the one it replaced), for the
+  /// caller to conclude once the lock is released, since concluding runs hooks.
+  func admit(_ job: Job, _ registration: Registration, into dispatch: inout Dispatch) -> Job? {
+    var dropped: Job?
     let kind = job.event.kind
     // Taken out of the dictionary so that pushing onto its queue does not copy the queue.
     var lane = dispatch.lanes.removeValue(forKey: kind) ?? Lane()
@@ -97,7 +100,7 @@ extension Bloc {
       }
     case .droppable:
       if lane.busy {
-        drop(job)
+        dropped = job
       } else {
         lane.busy = true
         dispatch.activeWork += 1
@@ -107,13 +110,13 @@ extension Bloc {
       dispatch.activeWork += 1
       restart(job, &lane, registration.handler, &dispatch)
     case .debounce(let interval):
-      if let replaced = lane.pending { drop(replaced) }
+      dropped = lane.pending
       lane.pending = job
       if let timer = lane.timer { dispatch.timers.removeValue(forKey: timer)?.task.cancel() }
       lane.timer = arm(kind, after: interval(), &dispatch)
     case .throttle(let interval):
       if lane.windowOpen {
-        if let replaced = lane.pending { drop(replaced) }
+        dropped = lane.pending
         lane.pending = job
       } else {
         lane.windowOpen = true
@@ -123,20 +126,15 @@ extension Bloc {
       }
     }
     dispatch.lanes[kind] = lane
-  }
-
-  private func drop(_ job: Job) {
-    // Concluded outside the caller's lock would be tidier; resolving is lock-free and hooks
-    // must not add events synchronously, so this is safe.
-    conclude(job.event, job.receipt, .dropped)
+    return dropped
   }
 
   private func startConcurrent(_ job: Job, _ handler: @escaping Handler, _ dispatch: inout Dispatch)
   {
     let emitter = makeEmitter(for: job.event)
     let task = Task {
-      let done = await self.execute(job, handler: handler, emitter: emitter)
-      self.ended(done) { _ = $0.tasks.removeValue(forKey: job.id) }
+      await self.execute(job, handler: handler, emitter: emitter)
+      self.ended(uncounting: 1) { _ = $0.tasks.removeValue(forKey: job.id) }
     }
     dispatch.tasks[job.id] = (task, emitter)
   }
@@ -146,8 +144,8 @@ extension Bloc {
   ) {
     let emitter = makeEmitter(for: job.event)
     let task = Task {
-      let done = await self.execute(job, handler: handler, emitter: emitter)
-      self.ended(done) { dispatch in
+      await self.execute(job, handler: handler, emitter: emitter)
+      self.ended(uncounting: 1) { dispatch in
         dispatch.tasks.removeValue(forKey: job.id)
         dispatch.lanes[kind]?.busy = false
       }
@@ -171,8 +169,8 @@ extension Bloc {
   }
 
   /// After the fast path: runs what queued up meanwhile on a runner task, or frees the lane.
-  func handOverSequentialLane(of kind: Event.Kind, finished done: Bool) {
-    ended(done) { dispatch in
+  func handOverSequentialLane(of kind: Event.Kind) {
+    ended(uncounting: 1) { dispatch in
       guard !dispatch.isClosed, let next = dispatch.lanes[kind]?.queue.pop(),
         let handler = dispatch.handlers[kind]?.handler
       else {
@@ -200,12 +198,11 @@ extension Bloc {
           }
           // Not registered for close(): cancelling the runner is enough, as emits after close
           // are refused by the closed bloc.
-          _ = await self.execute(job, handler: handler, emitter: self.makeEmitter(for: job.event))
+          await self.execute(job, handler: handler, emitter: self.makeEmitter(for: job.event))
         }
-        // Count the next batch before uncounting this one, so settled() sees no idle gap.
-        let finished = batch.count
-        batch = self.ended(false) { dispatch -> [Job] in
-          dispatch.activeWork -= finished
+        // The next batch is counted under the same lock that uncounts this one, so settled()
+        // sees no idle gap.
+        batch = self.ended(uncounting: batch.count) { dispatch -> [Job] in
           if !dispatch.isClosed, dispatch.lanes[kind]?.queue.isEmpty == false {
             let next = dispatch.lanes[kind]?.queue.drain() ?? []
             dispatch.activeWork += next.count
@@ -231,8 +228,8 @@ extension Bloc {
     let kind = job.event.kind
     let emitter = makeEmitter(for: job.event)
     let task = Task {
-      let done = await self.execute(job, handler: handler, emitter: emitter)
-      self.ended(done) { dispatch in
+      await self.execute(job, handler: handler, emitter: emitter)
+      self.ended(uncounting: 1) { dispatch in
         dispatch.tasks.removeValue(forKey: job.id)
         if dispatch.lanes[kind]?.current?.id == job.id { dispatch.lanes[kind]?.current = nil }
       }
@@ -294,14 +291,14 @@ extension Bloc {
   }
 
   /// Called once per job when its outcome is known.
-  func workEnded() { ended(true) { _ in } }
+  func workEnded() { ended(uncounting: 1) { _ in } }
 
-  /// Tidies up after a job's handler under the lock; uncounts the job if `done`.
+  /// Tidies up after handlers under the lock and uncounts `count` finished jobs.
   @discardableResult
-  func ended<T: Sendable>(_ done: Bool, _ tidy: @Sendable (inout Dispatch) -> T) -> T {
+  func ended<T: Sendable>(uncounting count: Int, _ tidy: @Sendable (inout Dispatch) -> T) -> T {
     let (result, waiters) = dispatch.withLock { dispatch in
       let result = tidy(&dispatch)
-      if done { dispatch.activeWork -= 1 }
+      dispatch.activeWork -= count
       return (result, dispatch.takeSettleWaiters())
     }
     for waiter in waiters { waiter.resume(returning: false) }

@@ -50,10 +50,6 @@ public final class EventReceipt: Sendable {
 
   init() {}
 
-  init(resolved outcome: EventOutcome) {
-    slot.withLock { $0 = .resolved(outcome) }
-  }
-
   /// The event's outcome, once known.
   public var outcome: EventOutcome {
     get async {

@@ -45,3 +45,36 @@ struct History<State> {
     future.removeAll()
   }
 }
+
+extension BlocBase {
+  /// Whether this bloc keeps history for undo and redo (it was created with a `history` limit).
+  public var keepsHistory: Bool { core.withLock { $0.history != nil } }
+
+  /// Whether ``undo()`` would change the state.
+  public var canUndo: Bool { core.withLock { !($0.history?.past.isEmpty ?? true) } }
+  /// Whether ``redo()`` would change the state.
+  public var canRedo: Bool { core.withLock { !($0.history?.future.isEmpty ?? true) } }
+
+  /// Returns to the previous state. False when there is nothing to undo, the bloc keeps no
+  /// history, or it is closed.
+  @discardableResult
+  public func undo() -> Bool { step { history, current in history.undo(from: current) } }
+
+  /// Reapplies the state last undone. A new change clears what can be redone.
+  @discardableResult
+  public func redo() -> Bool { step { history, current in history.redo(from: current) } }
+
+  /// Forgets every undo and redo step.
+  public func clearHistory() { core.withLock { $0.history?.clear() } }
+
+  private func step(_ move: (inout History<State>, State) -> State?) -> Bool {
+    let target = core.withLock { core -> State? in
+      guard !core.isClosed, var history = core.history else { return nil }
+      let target = move(&history, core.state)
+      core.history = history
+      return target
+    }
+    guard let target else { return false }
+    return (try? apply(target, recordHistory: false)) != nil
+  }
+}

@@ -14,8 +14,7 @@
 /// let hits = Locked(0)
 /// hits.withLock { $0 += 1 }
 /// ```
-public struct Locked<Value>: @unchecked Sendable {
-  // @unchecked: the value is only touched between pthread_mutex_lock and unlock.
+public struct Locked<Value>: @unchecked Sendable {  // value touched only under the mutex
   @usableFromInline let storage: LockedStorage<Value>
 
   public init(_ value: Value) {

@@ -60,3 +60,58 @@ public struct StateStream<State: Sendable & Equatable, Element: Sendable>: Async
     }
   }
 }
+
+extension BlocBase {
+  /// The current state, then every later distinct state (see ``StateStream``).
+  public var states: StateStream<State, State> {
+    StateStream(source: self, transform: { $0.state }, isChange: nil)
+  }
+
+  /// Like ``states``, with sequence numbers that reveal skipped states.
+  public var updates: StateStream<State, StateUpdate<State>> {
+    StateStream(source: self, transform: { $0 }, isChange: nil)
+  }
+
+  /// A derived value: the current one first, then each time it changes. The subscriber is not
+  /// woken by changes that leave the value equal. `selector` must be quick and pure.
+  ///
+  /// ```swift
+  /// for await isEven in counter.select({ $0 % 2 == 0 }) { … }
+  /// ```
+  public func select<Value: Equatable & Sendable>(
+    _ selector: @escaping @Sendable (State) -> Value
+  ) -> StateStream<State, Value> {
+    StateStream(
+      source: self, transform: { selector($0.state) },
+      isChange: { last, state in selector(state) != last })
+  }
+
+  /// The next update after `sequence` (nil: the current state at once) that `accept` takes.
+  func nextUpdate(
+    after sequence: UInt64?, accept: (@Sendable (State) -> Bool)?
+  ) async -> StateUpdate<State>? {
+    let id = core.withLock { core in
+      core.nextWaiterID &+= 1
+      return core.nextWaiterID
+    }
+    return await withTaskCancellationHandler {
+      await withUnsafeContinuation { continuation in
+        let ready: StateUpdate<State>?? = core.withLock { core in
+          let current = StateUpdate(sequence: core.sequence, state: core.state)
+          let isNew = sequence.map { core.sequence > $0 } ?? true
+          if isNew, accept?(core.state) ?? true { return .some(current) }
+          if core.isClosed || Task.isCancelled { return .some(nil) }
+          core.waiters.append(Waiter(id: id, accept: accept, continuation: continuation))
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      let waiter = core.withLock { core -> Waiter? in
+        guard let index = core.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return core.waiters.remove(at: index)
+      }
+      waiter?.continuation.resume(returning: nil)
+    }
+  }
+}

@@ -83,6 +83,31 @@ import Testing
     #expect(bloc.state == 3)
   }
 
+  @Test func hooksOfADroppedEventRunOutsideTheBlocsLock() async {
+    /// Reads the bloc's dispatch state from onDone: this deadlocked while drops were
+    /// concluded under the lock.
+    struct Peeker: BlocObserver {
+      let seen: Locked<[String]>
+      func onDone<Event, State>(_ bloc: Bloc<Event, State>, event: Event, outcome: EventOutcome) {
+        let delay = bloc.nextDelay
+        seen.withLock { $0.append("\(outcome.name) \(delay == nil)") }
+      }
+    }
+    let first = Gate()
+    let bloc = GatedBloc(transformer: .droppable, gates: [1: first])
+    let seen = Locked<[String]>([])
+    bloc.addObserver(Peeker(seen: seen))
+    let one = bloc.add(.value(1))
+    await eventually { first.waiting == 1 }
+    guard case .dropped = await bloc.add(.value(2)).outcome else {
+      Issue.record("expected dropped")
+      return
+    }
+    first.open()
+    _ = await one.outcome
+    #expect(seen.withLock { $0 } == ["dropped true", "handled true"])
+  }
+
   @Test func restartableCancelsTheRunningHandlerAndItsStaleEmit() async {
     let stale = Gate()
     let bloc = GatedBloc(transformer: .restartable, gates: [1: stale])
