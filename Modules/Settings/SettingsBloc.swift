@@ -1,7 +1,7 @@
 import BlocCore
 
-/// Holds the settings, persisted under ``SettingsFeature/storageKey``; the real
-/// ``SettingsProvider``.
+/// Holds the settings, persisted under ``SettingsFeature/storageKey``. Other features never
+/// import it: the host reads ``BlocBase/state`` to satisfy their own service protocols.
 ///
 /// ```swift
 /// let settings = SettingsBloc(storage: try FileStorage(directory: stateDirectory))
@@ -24,9 +24,4 @@ public final class SettingsBloc: Bloc<SettingsEvent, SettingsState>, @unchecked 
         storage: storage, key: SettingsFeature.storageKey, unreadable: unreadable))
     on(.change) { event, emit in emit(try emit.state.applying(event)) }
   }
-}
-
-extension SettingsBloc: SettingsProvider {
-  /// The current settings (the bloc's ``BlocBase/state``).
-  public var current: SettingsState { state }
 }
