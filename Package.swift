@@ -27,6 +27,7 @@ let package = Package(
     .target(name: "Counter", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/Counter"),
     .target(
       name: "AppSearch", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/AppSearch"),
+    // new-feature: feature targets go above this line.
 
     // Foundation-free, so `statectl` links it statically and starts fast.
     .target(name: "Wire", path: "Modules/Wire"),
@@ -36,7 +37,12 @@ let package = Package(
 
     .executableTarget(
       name: "stated",
-      dependencies: ["StateServer", "Wire", "FeatureKit", "Counter", "AppSearch", "Settings"],
+      dependencies: [
+        "StateServer", "Wire", "FeatureKit",
+        // The features it serves (Apps/stated/Features.swift registers them).
+        "Counter", "Settings", "AppSearch",
+        // new-feature: daemon dependencies go above this line.
+      ],
       path: "Apps/stated"),
     // statectl: the command-line logic lives in StatectlCore (unit-tested by CLITests);
     // the executable is only main.swift, linked with a static Swift runtime so that a
@@ -71,5 +77,6 @@ let package = Package(
         "Wire", "StateServer", "BlocCore", "FeatureKit", "Counter", "Settings", "AppSearch",
       ],
       path: "Tests/DaemonTests"),
+    // new-feature: test targets go above this line.
   ]
 )

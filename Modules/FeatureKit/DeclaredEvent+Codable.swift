@@ -22,7 +22,7 @@ extension DeclaredEvent {
     for key in object.allKeys where key != .type {
       members.append((key.stringValue, FieldInput(object, key)))
     }
-    self = try declaration.decode(type: type, fields: EventFields(members))
+    self = try declaration.decode(type: type, fields: EventInput(members))
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -14,13 +14,13 @@ public struct EventCase<Event: Sendable>: Sendable {
   public let fields: [FieldShape]
   /// A valid event of this type as JSON text, for messages.
   public let example: String
-  let build: @Sendable (EventFields, _ example: String) throws(EventRefusal) -> Event
+  let build: @Sendable (EventInput, _ example: String) throws(EventRefusal) -> Event
   let writers: [@Sendable (Any) -> (any Encodable)?]
 
   init(
     _ type: String, _ summary: String, fields: [FieldShape], example: String?,
     writers: [@Sendable (Any) -> (any Encodable)?],
-    build: @escaping @Sendable (EventFields, String) throws(EventRefusal) -> Event
+    build: @escaping @Sendable (EventInput, String) throws(EventRefusal) -> Event
   ) {
     self.type = type
     self.summary = summary
@@ -31,7 +31,7 @@ public struct EventCase<Event: Sendable>: Sendable {
   }
 
   /// Checks `fields` (unknown ones first), reads them, and makes the event.
-  func decode(_ fields: EventFields) throws(EventRefusal) -> Event {
+  func decode(_ fields: EventInput) throws(EventRefusal) -> Event {
     for member in fields.members where !self.fields.contains(where: { $0.name == member.name }) {
       let accepted =
         self.fields.isEmpty

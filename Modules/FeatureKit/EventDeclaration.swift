@@ -37,7 +37,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
 
   /// The event `{"type": type, …fields}`, or the protocol's reason to refuse it. Unknown fields
   /// are refused before anything else is checked.
-  public func decode(type: String, fields: EventFields) throws(EventRefusal) -> Event {
+  public func decode(type: String, fields: EventInput) throws(EventRefusal) -> Event {
     guard let eventCase = eventCase(type) else {
       throw EventRefusal(
         .unknownEvent,

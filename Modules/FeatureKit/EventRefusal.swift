@@ -2,7 +2,7 @@
 /// what was wrong and what is accepted.
 ///
 /// ```swift
-/// do { _ = try CounterEvent.declaration.decode(type: "set", fields: EventFields()) }
+/// do { _ = try CounterEvent.declaration.decode(type: "set", fields: EventInput()) }
 /// catch { print(error) }  // missing field 'event.value' (integer): The new count.; for example …
 /// ```
 public struct EventRefusal: Error, Sendable, Equatable, CustomStringConvertible {

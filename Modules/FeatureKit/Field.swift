@@ -36,7 +36,7 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
   }
 
   /// Reads the field from an event's fields: missing, null, refused or accepted.
-  func value(in fields: EventFields, example: String) throws(EventRefusal) -> Value {
+  func value(in fields: EventInput, example: String) throws(EventRefusal) -> Value {
     let path = "event.\(name)"
     guard let input = fields[name], input != .null || readsNull else {
       if let absent { return absent }

@@ -48,7 +48,7 @@ public final class Feature: Sendable {
     }
     addEvent = { payload throws(EventRefusal) in
       // Wire's parsed value goes straight to the declaration: no text, no second parse.
-      bloc.add(try declaration.decode(type: payload.type, fields: EventFields(payload.fields)))
+      bloc.add(try declaration.decode(type: payload.type, fields: EventInput(payload.fields)))
     }
     step = { forward in forward ? bloc.redo() : bloc.undo() }
     settle = { await bloc.settled() }
@@ -116,7 +116,7 @@ extension WireError {
   }
 }
 
-extension EventFields {
+extension EventInput {
   /// An event's members as the feature reads them, one level deep (scalars as they are,
   /// arrays and objects by size).
   init(_ object: JSONObject) {

@@ -1,10 +1,10 @@
 /// The members of an event's JSON object other than `"type"`, in their order, one level deep.
 ///
 /// ```swift
-/// let fields = EventFields([("value", .integer(5))])
+/// let fields = EventInput([("value", .integer(5))])
 /// try CounterEvent.declaration.decode(type: "set", fields: fields)  // .set(5)
 /// ```
-public struct EventFields: Sendable, Equatable {
+public struct EventInput: Sendable, Equatable {
   public let members: [(name: String, value: FieldInput)]
 
   public init(_ members: [(name: String, value: FieldInput)] = []) { self.members = members }
@@ -16,7 +16,7 @@ public struct EventFields: Sendable, Equatable {
     members.first { $0.name == name }?.value
   }
 
-  public static func == (lhs: EventFields, rhs: EventFields) -> Bool {
+  public static func == (lhs: EventInput, rhs: EventInput) -> Bool {
     lhs.members.elementsEqual(rhs.members) { $0.name == $1.name && $0.value == $1.value }
   }
 
