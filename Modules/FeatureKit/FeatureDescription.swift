@@ -11,7 +11,7 @@ import BlocCore
 ///   public static let summary = "A count with undo and redo."
 /// }
 /// // in the host:
-/// registry.register(CounterFeature.self, CounterBloc(limits: …, storage: storage))
+/// registry.register(CounterFeature.self, CounterBloc(rules: …, storage: storage))
 /// ```
 public protocol FeatureDescription {
   associatedtype Event: DeclaredEvent

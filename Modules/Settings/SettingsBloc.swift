@@ -8,7 +8,7 @@ import BlocCore
 /// if case .failed(let error) = await settings.send(.set(.searchLimit, 500)) {
 ///   print(error)  // searchLimit must be an integer from 1 to 200; got 500
 /// }
-/// settings.current.searchLimit  // still 20
+/// settings.state.searchLimit  // still 20
 /// ```
 /// A refused event fails with a ``SettingsError`` and leaves the state unchanged. A handled
 /// event's outcome arrives once the new settings are stored.
