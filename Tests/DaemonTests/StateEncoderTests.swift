@@ -112,6 +112,18 @@ import Wire
         upper: Inner(b: 1, a: ["k": 0]), alpha: nil, empty: []))
   }
 
+  /// Declared events encode to the JSON a client sends (what `monitor` shows).
+  @Test func declaredEventsEncodeAsSent() throws {
+    #expect(try StateEncoder.encode(CounterEvent.set(5)) == ["type": "set", "value": 5])
+    #expect(try StateEncoder.encode(CounterEvent.increment) == ["type": "increment"])
+    #expect(
+      try StateEncoder.encode(SettingsEvent.set(.counterMaximum, nil))
+        == ["type": "set", "key": "counterMaximum", "value": .null])
+    #expect(
+      try StateEncoder.encode(AppSearchEvent.toggleMark(42)) == ["type": "toggleMark", "id": 42])
+    #expect(try StateEncoder.encode(AppSearchEvent.clearMarks) == ["type": "clearMarks"])
+  }
+
   @Test func typesWithoutOneJSONFormAreRefused() throws {
     struct Stamped: Codable, Sendable {
       var at: Date

@@ -151,9 +151,12 @@ final class StateCodec<S: Encodable & Sendable>: Sendable {
     latest.withLock { latest in latest?.seq == sequence ? latest : nil }
   }
 
+  /// A value's JSON (a state, or an event: declared events encode through their declaration).
+  static func encode(_ value: S) throws -> JSON { try StateEncoder.encode(value) }
+
   func snapshot(_ sequence: UInt64, _ state: S) throws -> StateSnapshot {
     if let cached = cached(sequence) { return cached }
-    let snapshot = StateSnapshot(seq: sequence, json: try StateEncoder.encode(state).serialized())
+    let snapshot = StateSnapshot(seq: sequence, json: try Self.encode(state).serialized())
     latest.withLock { latest in
       if latest.map({ $0.seq <= sequence }) ?? true { latest = snapshot }
     }
