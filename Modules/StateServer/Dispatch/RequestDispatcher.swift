@@ -166,19 +166,47 @@ public final class RequestDispatcher: ConnectionDelegate {
       throw WireError(
         .notSupported, "feature '\(feature.name)' keeps no history, so it cannot \(op); \(others)")
     }
-    // Applied now, in frame order with the events this connection added before it; the
-    // reply (state after it) waits for earlier replies.
-    let changed = op == Request.Op.undo ? feature.undo() : feature.redo()
+    // Applied now, in frame order with the events this connection added before it. The
+    // reply (state after it) waits for earlier replies and, like a `send`'s, until the change
+    // is stored: an acknowledged undo survives a crash.
+    let covering = op == Request.Op.undo ? feature.undo() : feature.redo()
     let id = request.id
-    session.respond {
-      do {
-        var reply = ReplyWriter(id: id, ok: true)
-        reply.bool("changed", changed)
-        reply.state(try feature.snapshot())
-        return reply.finish()
-      } catch {
-        return Self.encodingFailure(id: id, feature, error)
-      }
+    guard let covering else {
+      session.respond { Self.historyReply(id: id, op: op, feature, changed: false, .handled) }
+      return
+    }
+    // The state right after the step, read now: by the time the change is stored, later
+    // requests may have moved the state on.
+    let after = Result { try feature.snapshot() }
+    session.respond(
+      known: nil,
+      whenResolved: { resolve in
+        feature.whenStored(covering) { error in resolve(error.map { .failed($0) } ?? .handled) }
+      },
+      { outcome in Self.historyReply(id: id, op: op, feature, changed: true, outcome, after) })
+  }
+
+  /// The reply to `undo` or `redo`: with `after`, the state the step produced, else the
+  /// current one.
+  static func historyReply(
+    id: RequestID?, op: String, _ feature: Feature, changed: Bool, _ outcome: EventOutcome,
+    _ after: Result<StateSnapshot, any Error>? = nil
+  ) -> [UInt8] {
+    if case .failed(let error) = outcome {
+      return ReplyWriter.failure(
+        id: id,
+        WireError(
+          .internalError,
+          "the \(op) of '\(feature.name)' could not be stored: \(error); "
+            + "check the state directory and retry"))
+    }
+    do {
+      var reply = ReplyWriter(id: id, ok: true)
+      reply.bool("changed", changed)
+      reply.state(try after?.get() ?? feature.snapshot())
+      return reply.finish()
+    } catch {
+      return encodingFailure(id: id, feature, error)
     }
   }
 
