@@ -49,7 +49,7 @@ public final class RequestDispatcher: ConnectionDelegate {
   public func connectionOpened(_ connection: Connection) {
     let session = Session(connection: connection, tracker: tracker)
     sessions.withLock { $0[connection.id] = session }
-    logger.info("client \(connection.id) connected (pid \(connection.peer.pid))")
+    logger.debug("client \(connection.id) connected (pid \(connection.peer.pid))")
   }
 
   public func connection(_ connection: Connection, didReceive frame: [UInt8]) {
@@ -90,7 +90,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     for name in session.takeWatches() {
       registry.feature(named: name)?.watchers.unwatch(connection.id)
     }
-    logger.info("client \(connection.id) disconnected")
+    logger.debug("client \(connection.id) disconnected")
   }
 
   private func frameTooLarge(_ byteCount: Int) -> WireError {
