@@ -1,4 +1,5 @@
 import BlocCore
+import Dispatch
 import Wire
 
 /// Protocol v1 on top of the transport: parses each frame, runs the op against the
@@ -10,8 +11,9 @@ import Wire
 ///   configuration: configuration, delegate: dispatcher, drain: { await dispatcher.drain() })
 /// ```
 ///
-/// Events are added to their bloc synchronously, on the loop thread, in frame order. Replies
-/// go out in request order per connection (see ``Session``).
+/// Events are added to their bloc synchronously, in frame order: on the loop thread, or for a
+/// large frame on a thread of its own while the connection's later frames wait. Replies go out
+/// in request order per connection (see ``Session``).
 public final class RequestDispatcher: ConnectionDelegate {
   public let registry: FeatureRegistry
   public let version: String
@@ -21,14 +23,19 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   /// The transport's frame limit, quoted in `frame_too_large` messages.
   public let maxFrameBytes: Int
+  /// Frames of at least this many bytes are parsed and run off the loop thread.
+  public let largeFrameBytes: Int
+  /// Where large frames are parsed and run: one thread, so they never crowd the machine.
+  private let largeFrames = DispatchQueue(label: "state-server.large-frames")
 
   public init(
     registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
-    logger: Logger = .silent
+    largeFrameBytes: Int = 64 << 10, logger: Logger = .silent
   ) {
     self.registry = registry
     self.version = version
     self.maxFrameBytes = maxFrameBytes
+    self.largeFrameBytes = largeFrameBytes
     self.logger = logger
   }
 
@@ -54,6 +61,26 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   public func connection(_ connection: Connection, didReceive frame: [UInt8]) {
     guard let session = sessions.withLock({ $0[connection.id] }) else { return }
+    guard frame.count >= largeFrameBytes else {
+      process(frame, session)
+      return
+    }
+    // Parsing a large frame takes milliseconds (a 1 MiB object of 60,000 members): off the
+    // loop thread, so other clients are served meanwhile. The connection's later frames wait,
+    // so its requests still run in order; shutdown's drain waits for this one.
+    connection.holdFrames()
+    tracker.begin()
+    largeFrames.async {
+      self.process(frame, session)
+      connection.resumeFrames()
+      self.tracker.end()
+    }
+  }
+
+  /// Parses and runs one request, on the loop thread or, for a large frame, the
+  /// `largeFrames` queue.
+  private func process(_ frame: [UInt8], _ session: Session) {
+    let connection = session.connection
     let request: Request
     do {
       request = try Request(parsing: frame)
