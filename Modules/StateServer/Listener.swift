@@ -1,6 +1,6 @@
+import BlocCore
 import Foundation
 import Glibc
-import Synchronization
 
 /// The daemon's listening Unix socket plus the instance lock that guards its path.
 ///
@@ -16,7 +16,7 @@ public final class Listener: Sendable {
   public let isSocketActivated: Bool
 
   private let lock: InstanceLock
-  private let closed = Mutex((socket: false, released: false))
+  private let closed = Locked((socket: false, released: false))
 
   private init(path: String, fd: Int32, activated: Bool, lock: InstanceLock) {
     self.path = path

@@ -1,7 +1,7 @@
+import BlocCore
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 
 /// The daemon's transport: binds the socket, runs the event loop on its own thread,
 /// and shuts down gracefully.
@@ -14,7 +14,7 @@ public final class Server: Sendable {
   public let configuration: ServerConfiguration
   private let delegate: any ConnectionDelegate
   private let drain: @Sendable () async -> Void
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   private struct State {
     enum Phase {
@@ -144,7 +144,7 @@ public final class Server: Sendable {
   private func startLoopThread(listener: Listener, waker: LoopWaker) throws {
     // The loop owns non-Sendable state, so it is built on its own thread; the
     // semaphore hands the outcome of building it back to `start`.
-    let outcome = Mutex<ServerError?>(nil)
+    let outcome = Locked<ServerError?>(nil)
     let ready = DispatchSemaphore(value: 0)
     let configuration = self.configuration
     let delegate = self.delegate
