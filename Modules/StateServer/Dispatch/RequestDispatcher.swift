@@ -117,6 +117,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     for name in session.takeWatches() {
       registry.feature(named: name)?.watchers.unwatch(connection.id)
     }
+    stopMonitoring(session)
     logger.debug("client \(connection.id) disconnected")
   }
 
@@ -139,7 +140,17 @@ public final class RequestDispatcher: ConnectionDelegate {
       session.respond { self.stateReply(id: id, feature) }
     case Request.Op.watch:
       let feature = try feature(of: request)
-      session.respond { self.watchReply(id: id, feature, session) }
+      let selection = try selection(of: request)
+      session.respond { self.watchReply(id: id, feature, session, selection) }
+    case Request.Op.monitor:
+      let features = try monitoredFeatures(of: request)
+      session.respond { self.monitorReply(id: id, features, session) }
+    case Request.Op.unmonitor:
+      session.respond {
+        var reply = ReplyWriter(id: id, ok: true)
+        reply.bool("was_monitoring", !self.stopMonitoring(session).isEmpty)
+        return reply.finish()
+      }
     case Request.Op.unwatch:
       let feature = try feature(of: request)
       session.respond {
@@ -256,6 +267,44 @@ public final class RequestDispatcher: ConnectionDelegate {
     return feature
   }
 
+  /// `select` of `watch`: absent (or null) for the whole state.
+  private func selection(of request: Request) throws(WireError) -> StateSelection? {
+    guard let value = request["select"], !value.isNull else { return nil }
+    guard case .string(let text) = value else {
+      throw WireError(
+        .invalidField,
+        "field 'select' must be a string of member names separated by '.', like \"count\"; "
+          + "got \(value.typeName)")
+    }
+    return try StateSelection(parsing: text)
+  }
+
+  /// `features` of `monitor`: absent (or null) for every feature.
+  private func monitoredFeatures(of request: Request) throws(WireError) -> [Feature] {
+    guard let value = request["features"], !value.isNull else { return registry.features }
+    var known: String { registry.names.joined(separator: ", ") }
+    guard case .array(let items) = value, !items.isEmpty else {
+      throw WireError(
+        .invalidField,
+        "field 'features' must be a non-empty array of feature names (\(known)), or absent "
+          + "for all; got \(value.typeName == "array" ? "an empty array" : value.typeName)")
+    }
+    var features: [Feature] = []
+    for item in items {
+      guard case .string(let name) = item else {
+        throw WireError(
+          .invalidField,
+          "field 'features' must hold feature names (strings: \(known)); got \(item.typeName)")
+      }
+      guard let feature = registry.feature(named: name) else {
+        throw WireError(
+          .unknownFeature, "unknown feature '\(name.prefix(64))'; features: \(known)")
+      }
+      if !features.contains(where: { $0 === feature }) { features.append(feature) }
+    }
+    return features
+  }
+
   private func event(of request: Request, _ feature: Feature) throws(WireError) -> EventPayload {
     var types: String { feature.eventTypes.joined(separator: ", ") }
     guard let value = request["event"] else {
@@ -299,7 +348,9 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
   }
 
-  private func watchReply(id: RequestID?, _ feature: Feature, _ session: Session) -> [UInt8] {
+  private func watchReply(
+    id: RequestID?, _ feature: Feature, _ session: Session, _ selection: StateSelection?
+  ) -> [UInt8] {
     let snapshot: StateSnapshot
     do {
       snapshot = try feature.snapshot()
@@ -307,13 +358,54 @@ public final class RequestDispatcher: ConnectionDelegate {
       return Self.encodingFailure(id: id, feature, error)
     }
     var reply = ReplyWriter(id: id, ok: true)
-    reply.state(snapshot)
-    let line = reply.finish()
+    var selected = JSON.null
+    if let selection {
+      let state = snapshot.parsed()
+      guard selection.isPresent(in: state) else {
+        let members = state.objectValue?.keys.joined(separator: ", ") ?? ""
+        return ReplyWriter.failure(
+          id: id,
+          WireError(
+            .invalidField,
+            "field 'select': the state of '\(feature.name)' has no member "
+              + "'\(selection.members[0].prefix(64))'; members: \(members)"))
+      }
+      selected = selection.value(in: state)
+      reply.integer("seq", Int64(clamping: snapshot.seq))
+      reply.string("select", selection.text)
+      reply.json("value", selected)
+    } else {
+      reply.state(snapshot)
+    }
     // Queued before the watch starts, so no push of it can come first.
-    session.connection.send(line)
+    session.connection.send(reply.finish())
     session.addWatch(feature.name)
-    feature.watchers.watch(session.connection, seen: snapshot.seq)
+    feature.watchers.watch(
+      session.connection, seen: snapshot.seq, selection: selection, selected: selected)
     return []
+  }
+
+  private func monitorReply(id: RequestID?, _ features: [Feature], _ session: Session) -> [UInt8] {
+    let names = features.map(\.name)
+    for name in session.setMonitors(names) where !names.contains(name) {
+      registry.feature(named: name)?.monitors.remove(session.connection.id)
+    }
+    var reply = ReplyWriter(id: id, ok: true)
+    reply.json("monitoring", .array(names.map(JSON.string)))
+    // Queued before monitoring starts, so no push can come first.
+    session.connection.send(reply.finish())
+    for feature in features { feature.monitors.add(session.connection) }
+    return []
+  }
+
+  /// Ends the connection's monitors; returns the features it monitored.
+  @discardableResult
+  private func stopMonitoring(_ session: Session) -> [String] {
+    let monitored = session.setMonitors([])
+    for name in monitored {
+      registry.feature(named: name)?.monitors.remove(session.connection.id)
+    }
+    return monitored
   }
 
   static func outcomeReply(id: RequestID?, _ feature: Feature, _ outcome: EventOutcome) -> [UInt8] {

@@ -31,6 +31,7 @@ public final class Feature: Sendable {
   private let settle: @Sendable () async -> Void
   private let shutDown: @Sendable () async -> Void
   let watchers: WatchHub
+  let monitors: MonitorHub
 
   init<E: DescribedEvent, S: DescribedState>(name: String, bloc: Bloc<E, S>, summary: String) {
     self.name = name
@@ -70,6 +71,10 @@ public final class Feature: Sendable {
         }
       },
       stopListening: { token in bloc.removeListener(token) })
+    monitors = MonitorHub(
+      feature: name,
+      install: { report in bloc.addObserver(EventTracker<E, S>(report: report)) },
+      uninstall: { token in bloc.removeObserver(token) })
   }
 
   /// The valid event type names, in declaration order.
@@ -126,10 +131,11 @@ public final class Feature: Sendable {
   public func settled() async { await settle() }
 
   /// Closes the bloc (cancels what still runs, waits until its state is stored) and ends
-  /// every watch of it.
+  /// every watch and monitor of it.
   public func close() async {
     await shutDown()
     watchers.stop()
+    monitors.stop()
   }
 }
 
