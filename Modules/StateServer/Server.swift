@@ -52,16 +52,16 @@ public final class Server: Sendable {
   public func start() throws {
     try checkStartable()
     try start(
-      on: Listener.open(
+      on: ListeningSocket.open(
         path: configuration.socketPath, environment: configuration.environment,
         backlog: configuration.backlog))
   }
 
-  /// Starts the loop thread on a listener opened earlier with ``Listener/open(path:environment:backlog:)``;
+  /// Starts the loop thread on a listener opened earlier with ``ListeningSocket/open(path:environment:backlog:)``;
   /// returns once it runs. A daemon opens its listener first, so a second instance is refused
   /// before it restores any state, and clients connecting meanwhile wait in the backlog.
   /// The server owns `listener` from here on (it is closed if starting fails).
-  public func start(on listener: Listener) throws {
+  public func start(on listener: ListeningSocket) throws {
     do {
       try state.withLock { state in
         try Self.checkStartable(state)
@@ -141,7 +141,7 @@ public final class Server: Sendable {
     await waitUntilStopped()
   }
 
-  private func startLoopThread(listener: Listener, waker: LoopWaker) throws {
+  private func startLoopThread(listener: ListeningSocket, waker: LoopWaker) throws {
     // The loop owns non-Sendable state, so it is built on its own thread; the
     // semaphore hands the outcome of building it back to `start`.
     let outcome = Locked<ServerError?>(nil)
@@ -151,7 +151,7 @@ public final class Server: Sendable {
     let drain = self.drain
     let thread = Thread { [self] in
       // Named from inside: that is when Foundation can apply it to the OS thread (top -H).
-      Thread.current.name = "stated-io"
+      Thread.current.name = "server-io"
       let loop: EventLoop
       do {
         loop = try EventLoop(

@@ -13,12 +13,12 @@ import Wire
 ///
 /// Events are added to their bloc synchronously, in frame order: on the loop thread, or for a
 /// large frame on a thread of its own while the connection's later frames wait. Replies go out
-/// in request order per connection (see ``Session``).
+/// in request order per connection (see ``ClientSession``).
 public final class RequestDispatcher: ConnectionDelegate {
   public let registry: FeatureRegistry
   public let version: String
   let logger: Logger
-  private let sessions = Locked<[UInt64: Session]>([:])
+  private let sessions = Locked<[UInt64: ClientSession]>([:])
   private let tracker = IdleTracker()
 
   /// The transport's frame limit, quoted in `frame_too_large` messages.
@@ -54,7 +54,7 @@ public final class RequestDispatcher: ConnectionDelegate {
   // MARK: ConnectionDelegate
 
   public func connectionOpened(_ connection: Connection) {
-    let session = Session(connection: connection, tracker: tracker)
+    let session = ClientSession(connection: connection, tracker: tracker)
     sessions.withLock { $0[connection.id] = session }
     logger.debug("client \(connection.id) connected (pid \(connection.peer.pid))")
   }
@@ -79,7 +79,7 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   /// Parses and runs one request, on the loop thread or, for a large frame, the
   /// `largeFrames` queue.
-  private func process(_ frame: [UInt8], _ session: Session) {
+  private func process(_ frame: [UInt8], _ session: ClientSession) {
     let connection = session.connection
     let request: Request
     do {
@@ -130,7 +130,7 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   // MARK: Ops
 
-  private func handle(_ request: Request, _ session: Session) throws(WireError) {
+  private func handle(_ request: Request, _ session: ClientSession) throws(WireError) {
     let id = request.id
     switch request.op {
     case Request.Op.send:
@@ -181,7 +181,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
   }
 
-  private func send(_ request: Request, _ session: Session) throws(WireError) {
+  private func send(_ request: Request, _ session: ClientSession) throws(WireError) {
     let feature = try feature(of: request)
     let payload = try event(of: request, feature)
     let receipt = try feature.send(payload)
@@ -194,7 +194,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
   }
 
-  private func undoOrRedo(_ request: Request, _ session: Session) throws(WireError) {
+  private func undoOrRedo(_ request: Request, _ session: ClientSession) throws(WireError) {
     let feature = try feature(of: request)
     let op = request.op
     guard feature.keepsHistory else {
@@ -349,7 +349,7 @@ public final class RequestDispatcher: ConnectionDelegate {
   }
 
   private func watchReply(
-    id: RequestID?, _ feature: Feature, _ session: Session, _ selection: StateSelection?
+    id: RequestID?, _ feature: Feature, _ session: ClientSession, _ selection: StateSelection?
   ) -> [UInt8] {
     let snapshot: StateSnapshot
     do {
@@ -385,7 +385,9 @@ public final class RequestDispatcher: ConnectionDelegate {
     return []
   }
 
-  private func monitorReply(id: RequestID?, _ features: [Feature], _ session: Session) -> [UInt8] {
+  private func monitorReply(
+    id: RequestID?, _ features: [Feature], _ session: ClientSession
+  ) -> [UInt8] {
     let names = features.map(\.name)
     for name in session.setMonitors(names) where !names.contains(name) {
       registry.feature(named: name)?.monitors.remove(session.connection.id)
@@ -400,7 +402,7 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   /// Ends the connection's monitors; returns the features it monitored.
   @discardableResult
-  private func stopMonitoring(_ session: Session) -> [String] {
+  private func stopMonitoring(_ session: ClientSession) -> [String] {
     let monitored = session.setMonitors([])
     for name in monitored {
       registry.feature(named: name)?.monitors.remove(session.connection.id)

@@ -8,7 +8,7 @@ import BlocCore
 /// `send` whose outcome is not known yet waits in the queue; its receipt's `onResolve`
 /// callback records the outcome and, on the resolving thread, sends every reply that became
 /// ready (the ready prefix of the queue), under the session's lock. No task is involved.
-final class Session: Sendable {
+final class ClientSession: Sendable {
   typealias Produce = @Sendable () -> [UInt8]
   typealias ProduceOutcome = @Sendable (EventOutcome) -> [UInt8]
 
