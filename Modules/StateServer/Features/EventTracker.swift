@@ -1,4 +1,5 @@
 import BlocCore
+import FeatureKit
 import Wire
 
 /// One concluded event as a monitor sees it.
@@ -24,7 +25,7 @@ struct ConcludedEvent: Sendable {
 /// ```swift
 /// let token = bloc.addObserver(EventTracker<CounterEvent, CounterState> { print($0) })
 /// ```
-final class EventTracker<E: DescribedEvent, S: DescribedState>: BlocObserver, Sendable {
+final class EventTracker<E: DeclaredEvent, S: DeclaredState>: BlocObserver, Sendable {
   private struct Open {
     let event: JSON
     var before: S?
