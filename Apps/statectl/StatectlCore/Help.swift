@@ -78,6 +78,13 @@ public enum Help {
 
   /// The help of one command.
   public static func command(_ name: CommandName) -> String {
+    body(of: name)
+      + "\n\nOptions: --socket PATH, --json, --human, --timeout SECONDS (see 'statectl --help').\n\n"
+      + exitStatuses
+  }
+
+  /// A command's own text: usage, what it does, examples.
+  static func body(of name: CommandName) -> String {
     let body: String
     switch name {
     case .send:
@@ -249,7 +256,5 @@ public enum Help {
         """
     }
     return body
-      + "\n\nOptions: --socket PATH, --json, --human, --timeout SECONDS (see 'statectl --help').\n\n"
-      + exitStatuses
   }
 }

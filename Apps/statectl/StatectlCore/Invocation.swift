@@ -62,6 +62,8 @@ public enum Command: Equatable, Sendable {
   /// `__complete WORDS…`, the words of the command line after `statectl`, the last one being
   /// completed.
   case complete([String])
+  /// Prints the manual page statectl(1) (hidden; Scripts/install runs it).
+  case manPage
   /// General help, or one command's.
   case help(CommandName?)
   case version
@@ -102,6 +104,10 @@ public struct Invocation: Equatable, Sendable {
     // partial option.
     if arguments.first == Self.completeCommand {
       self.init(command: .complete(Array(arguments.dropFirst())))
+      return
+    }
+    if arguments == [ManPage.command] {
+      self.init(command: .manPage)
       return
     }
     var options = GlobalOptions()

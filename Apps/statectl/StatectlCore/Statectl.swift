@@ -74,6 +74,9 @@ public struct Statectl {
     case .completions(let shell):
       console.out(CompletionScript.text(for: shell))
       return .success
+    case .manPage:
+      console.out(ManPage.statectl)
+      return .success
     case .complete(let words):
       let candidates = Completion(environment: environment, uid: uid).candidates(words)
       console.out(candidates.map { $0 + "\n" }.joined())
@@ -150,7 +153,8 @@ struct Session {
     case .undo(let feature): return (Request.Op.undo, ["feature": .string(feature)])
     case .redo(let feature): return (Request.Op.redo, ["feature": .string(feature)])
     case .features: return (Request.Op.features, [:])
-    case .ping, .help, .version, .socket, .completions, .complete: return (Request.Op.ping, [:])
+    case .ping, .help, .version, .socket, .completions, .complete, .manPage:
+      return (Request.Op.ping, [:])
     }
   }
 
@@ -257,7 +261,7 @@ struct Session {
           "statectl: warning: statectl speaks protocol \(ProtocolInfo.version), the daemon "
             + (version.map { "speaks \($0)" } ?? "did not say which it speaks") + "\n")
       }
-    case .watch, .monitor, .help, .version, .socket, .completions, .complete:
+    case .watch, .monitor, .help, .version, .socket, .completions, .complete, .manPage:
       break
     }
     console.out(lines.joined(separator: "\n") + "\n")
