@@ -131,8 +131,8 @@ struct Options {
     EXIT STATUS
       0   stopped by SIGTERM/SIGINT after a clean shutdown
       64  bad command line (EX_USAGE)
-      69  another stated already serves this socket (EX_UNAVAILABLE)
+      69  another stated already serves this socket or state directory (EX_UNAVAILABLE)
       71  the socket could not be set up (EX_OSERR)
-      73  the state directory could not be created (EX_CANTCREAT)
+      73  the state directory could not be created or used (EX_CANTCREAT)
     """
 }

@@ -107,7 +107,9 @@ final class EventLoop {
   private func processInbox() {
     let flags = waker.takeInbox(into: &readyScratch)
     for connection in readyScratch {
-      if let io = lookup(connection), !io.waitingForWritable { flush(io) }
+      guard let io = lookup(connection) else { continue }
+      if io.readingHeld, !connection.isHoldingFrames { resumeHeldFrames(io) }
+      if io.isOpen, !io.peerHungUp, !io.waitingForWritable { flush(io) }
     }
     readyScratch.removeAll(keepingCapacity: true)
     if flags.shutdown { beginShutdown() }

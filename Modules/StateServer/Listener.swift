@@ -31,7 +31,7 @@ public final class Listener: Sendable {
   public static func open(
     path: String,
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    backlog: Int32 = 128
+    backlog: Int32 = ServerConfiguration.systemMaximumBacklog
   ) throws -> Listener {
     if let inherited = SocketActivation.inheritedDescriptor(
       environment: environment, processID: getpid())

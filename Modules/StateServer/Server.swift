@@ -50,24 +50,40 @@ public final class Server: Sendable {
   /// Binds (or adopts) the socket and starts the loop thread; returns once it runs.
   /// Ignores SIGPIPE process-wide. Throws `ServerError` (e.g. `.alreadyRunning`).
   public func start() throws {
-    try state.withLock { state in
-      guard case .idle = state.phase, !state.shutdownRequested else {
-        throw ServerError.invalidState("the server was already started or shut down")
-      }
-      signal(SIGPIPE, SIG_IGN)
-      let listener = try Listener.open(
+    try checkStartable()
+    try start(
+      on: Listener.open(
         path: configuration.socketPath, environment: configuration.environment,
-        backlog: configuration.backlog)
-      let waker: LoopWaker
-      do {
-        waker = try LoopWaker()
+        backlog: configuration.backlog))
+  }
+
+  /// Starts the loop thread on a listener opened earlier with ``Listener/open(path:environment:backlog:)``;
+  /// returns once it runs. A daemon opens its listener first, so a second instance is refused
+  /// before it restores any state, and clients connecting meanwhile wait in the backlog.
+  /// The server owns `listener` from here on (it is closed if starting fails).
+  public func start(on listener: Listener) throws {
+    do {
+      try state.withLock { state in
+        try Self.checkStartable(state)
+        signal(SIGPIPE, SIG_IGN)
+        let waker = try LoopWaker()
         try startLoopThread(listener: listener, waker: waker)
-      } catch {
-        listener.close()
-        throw error
+        state.phase = .running(waker)
+        state.listenerPath = listener.path
       }
-      state.phase = .running(waker)
-      state.listenerPath = listener.path
+    } catch {
+      listener.close()
+      throw error
+    }
+  }
+
+  private func checkStartable() throws {
+    try state.withLock { try Self.checkStartable($0) }
+  }
+
+  private static func checkStartable(_ state: State) throws {
+    guard case .idle = state.phase, !state.shutdownRequested else {
+      throw ServerError.invalidState("the server was already started or shut down")
     }
   }
 

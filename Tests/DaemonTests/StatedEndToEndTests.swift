@@ -121,6 +121,15 @@ struct StatedEndToEndTests {
       ])
   }
 
+  @Test func whitespaceOnlyLinesAreIgnoredLikeEmptyOnes() async throws {
+    let daemon = try await DaemonProcess()
+    let client = try daemon.client()
+    try client.write("   \n\t\n\n \r\n\r\n" + #"{"id":1,"op":"ping"}"# + "\n  \n")
+    #expect(try await client.next().int("id") == 1)
+    client.shutdownWrite()
+    #expect(try await client.readToEnd() == [])  // nothing answered the blank lines
+  }
+
   @Test func badInputNeverChangesStateOrStopsTheDaemon() async throws {
     let daemon = try await DaemonProcess(arguments: ["--max-frame-bytes", "256"])
     let client = try daemon.client()

@@ -54,6 +54,14 @@ func frame(_ text: String) -> LineFramer.Event { .frame(Array(text.utf8)) }
     #expect(framer.drain() == [frame("b"), frame("c"), frame("d")])
   }
 
+  @Test func whitespaceOnlyLinesAreBlank() {
+    var framer = LineFramer()
+    #expect(framer.feed("   \n\t\n \t \r\n\r\r\n x \n") == [frame(" x ")])
+    // A blank line split across chunks, and one of whitespace after a partial line.
+    #expect(framer.feed("  ") == [])
+    #expect(framer.feed(" \n{}\n") == [frame("{}")])
+  }
+
   @Test func crlfAndBlankLines() {
     var framer = LineFramer()
     #expect(framer.feed("\n\r\n\n  x\r\ny\r") == [frame("  x")])

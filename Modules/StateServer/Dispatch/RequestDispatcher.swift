@@ -1,4 +1,5 @@
 import BlocCore
+import Dispatch
 import Wire
 
 /// Protocol v1 on top of the transport: parses each frame, runs the op against the
@@ -10,8 +11,9 @@ import Wire
 ///   configuration: configuration, delegate: dispatcher, drain: { await dispatcher.drain() })
 /// ```
 ///
-/// Events are added to their bloc synchronously, on the loop thread, in frame order. Replies
-/// go out in request order per connection (see ``Session``).
+/// Events are added to their bloc synchronously, in frame order: on the loop thread, or for a
+/// large frame on a thread of its own while the connection's later frames wait. Replies go out
+/// in request order per connection (see ``Session``).
 public final class RequestDispatcher: ConnectionDelegate {
   public let registry: FeatureRegistry
   public let version: String
@@ -21,14 +23,19 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   /// The transport's frame limit, quoted in `frame_too_large` messages.
   public let maxFrameBytes: Int
+  /// Frames of at least this many bytes are parsed and run off the loop thread.
+  public let largeFrameBytes: Int
+  /// Where large frames are parsed and run: one thread, so they never crowd the machine.
+  private let largeFrames = DispatchQueue(label: "state-server.large-frames")
 
   public init(
     registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
-    logger: Logger = .silent
+    largeFrameBytes: Int = 64 << 10, logger: Logger = .silent
   ) {
     self.registry = registry
     self.version = version
     self.maxFrameBytes = maxFrameBytes
+    self.largeFrameBytes = largeFrameBytes
     self.logger = logger
   }
 
@@ -49,11 +56,31 @@ public final class RequestDispatcher: ConnectionDelegate {
   public func connectionOpened(_ connection: Connection) {
     let session = Session(connection: connection, tracker: tracker)
     sessions.withLock { $0[connection.id] = session }
-    logger.info("client \(connection.id) connected (pid \(connection.peer.pid))")
+    logger.debug("client \(connection.id) connected (pid \(connection.peer.pid))")
   }
 
   public func connection(_ connection: Connection, didReceive frame: [UInt8]) {
     guard let session = sessions.withLock({ $0[connection.id] }) else { return }
+    guard frame.count >= largeFrameBytes else {
+      process(frame, session)
+      return
+    }
+    // Parsing a large frame takes milliseconds (a 1 MiB object of 60,000 members): off the
+    // loop thread, so other clients are served meanwhile. The connection's later frames wait,
+    // so its requests still run in order; shutdown's drain waits for this one.
+    connection.holdFrames()
+    tracker.begin()
+    largeFrames.async {
+      self.process(frame, session)
+      connection.resumeFrames()
+      self.tracker.end()
+    }
+  }
+
+  /// Parses and runs one request, on the loop thread or, for a large frame, the
+  /// `largeFrames` queue.
+  private func process(_ frame: [UInt8], _ session: Session) {
+    let connection = session.connection
     let request: Request
     do {
       request = try Request(parsing: frame)
@@ -90,7 +117,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     for name in session.takeWatches() {
       registry.feature(named: name)?.watchers.unwatch(connection.id)
     }
-    logger.info("client \(connection.id) disconnected")
+    logger.debug("client \(connection.id) disconnected")
   }
 
   private func frameTooLarge(_ byteCount: Int) -> WireError {
@@ -166,19 +193,47 @@ public final class RequestDispatcher: ConnectionDelegate {
       throw WireError(
         .notSupported, "feature '\(feature.name)' keeps no history, so it cannot \(op); \(others)")
     }
-    // Applied now, in frame order with the events this connection added before it; the
-    // reply (state after it) waits for earlier replies.
-    let changed = op == Request.Op.undo ? feature.undo() : feature.redo()
+    // Applied now, in frame order with the events this connection added before it. The
+    // reply (state after it) waits for earlier replies and, like a `send`'s, until the change
+    // is stored: an acknowledged undo survives a crash.
+    let covering = op == Request.Op.undo ? feature.undo() : feature.redo()
     let id = request.id
-    session.respond {
-      do {
-        var reply = ReplyWriter(id: id, ok: true)
-        reply.bool("changed", changed)
-        reply.state(try feature.snapshot())
-        return reply.finish()
-      } catch {
-        return Self.encodingFailure(id: id, feature, error)
-      }
+    guard let covering else {
+      session.respond { Self.historyReply(id: id, op: op, feature, changed: false, .handled) }
+      return
+    }
+    // The state right after the step, read now: by the time the change is stored, later
+    // requests may have moved the state on.
+    let after = Result { try feature.snapshot() }
+    session.respond(
+      known: nil,
+      whenResolved: { resolve in
+        feature.whenStored(covering) { error in resolve(error.map { .failed($0) } ?? .handled) }
+      },
+      { outcome in Self.historyReply(id: id, op: op, feature, changed: true, outcome, after) })
+  }
+
+  /// The reply to `undo` or `redo`: with `after`, the state the step produced, else the
+  /// current one.
+  static func historyReply(
+    id: RequestID?, op: String, _ feature: Feature, changed: Bool, _ outcome: EventOutcome,
+    _ after: Result<StateSnapshot, any Error>? = nil
+  ) -> [UInt8] {
+    if case .failed(let error) = outcome {
+      return ReplyWriter.failure(
+        id: id,
+        WireError(
+          .internalError,
+          "the \(op) of '\(feature.name)' could not be stored: \(error); "
+            + "check the state directory and retry"))
+    }
+    do {
+      var reply = ReplyWriter(id: id, ok: true)
+      reply.bool("changed", changed)
+      reply.state(try after?.get() ?? feature.snapshot())
+      return reply.finish()
+    } catch {
+      return encodingFailure(id: id, feature, error)
     }
   }
 

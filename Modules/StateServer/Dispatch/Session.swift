@@ -68,9 +68,19 @@ final class Session: Sendable {
 
   /// Queues a reply built from an event's outcome, once it is known and its turn comes.
   func respond(after receipt: EventReceipt, _ produce: @escaping ProduceOutcome) {
+    respond(known: receipt.resolvedOutcome, whenResolved: receipt.onResolve, produce)
+  }
+
+  /// Queues a reply built from an outcome that `whenResolved` reports (once, on any thread),
+  /// once it is known and its turn comes. `known` is the outcome when it is known already.
+  func respond(
+    known: EventOutcome?,
+    whenResolved: (@escaping @Sendable (EventOutcome) -> Void) -> Void,
+    _ produce: @escaping ProduceOutcome
+  ) {
     let ticket = state.withLock { state -> Int? in
-      if state.isEmpty, let outcome = receipt.resolvedOutcome {
-        connection.send(produce(outcome))
+      if state.isEmpty, let known {
+        connection.send(produce(known))
         return nil
       }
       if state.isEmpty { tracker.begin() }
@@ -79,7 +89,7 @@ final class Session: Sendable {
     }
     guard let ticket else { return }
     // Outside the lock: the callback runs at once when the outcome is already known.
-    receipt.onResolve { outcome in self.resolve(ticket, outcome) }
+    whenResolved { outcome in self.resolve(ticket, outcome) }
   }
 
   /// The client will send nothing more: close once every reply owed is sent.

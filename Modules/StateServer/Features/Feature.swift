@@ -26,7 +26,8 @@ public final class Feature: Sendable {
   private let schemaByType: [String: EventSchema]
   private let currentSnapshot: @Sendable () throws -> StateSnapshot
   private let addEvent: @Sendable (EventPayload, EventSchema) throws(WireError) -> EventReceipt
-  private let step: @Sendable (_ forward: Bool) -> Bool
+  private let step: @Sendable (_ forward: Bool) -> UInt64?
+  private let stored: @Sendable (UInt64, @escaping @Sendable (PersistenceError?) -> Void) -> Void
   private let settle: @Sendable () async -> Void
   private let shutDown: @Sendable () async -> Void
   let watchers: WatchHub
@@ -51,7 +52,11 @@ public final class Feature: Sendable {
     addEvent = { payload, schema throws(WireError) in
       bloc.add(try decoder.decode(payload, schema: schema))
     }
-    step = { forward in forward ? bloc.redo() : bloc.undo() }
+    step = { forward in
+      // The sequence read after the step covers it (it may also cover later changes).
+      (forward ? bloc.redo() : bloc.undo()) ? bloc.sequence : nil
+    }
+    stored = { sequence, body in bloc.whenStored(sequence, body) }
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
     watchers = WatchHub(
@@ -101,11 +106,21 @@ public final class Feature: Sendable {
   /// How many connections watch this feature.
   public var watcherCount: Int { watchers.watcherCount }
 
-  /// Undoes the last change; false when there was nothing to undo.
-  public func undo() -> Bool { step(false) }
+  /// Undoes the last change. Returns a sequence number that covers the change (for
+  /// ``whenStored(_:_:)``), or nil when there was nothing to undo.
+  public func undo() -> UInt64? { step(false) }
 
-  /// Redoes the last undone change; false when there was nothing to redo.
-  public func redo() -> Bool { step(true) }
+  /// Redoes the last undone change. Returns a sequence number that covers the change, or nil
+  /// when there was nothing to redo.
+  public func redo() -> UInt64? { step(true) }
+
+  /// Calls `body` once the state of `sequence` (or a later one) is stored, with the error if
+  /// that write failed; at once when the feature persists nothing.
+  public func whenStored(
+    _ sequence: UInt64, _ body: @escaping @Sendable (PersistenceError?) -> Void
+  ) {
+    stored(sequence, body)
+  }
 
   /// Waits until the bloc finished the work started so far.
   public func settled() async { await settle() }

@@ -16,7 +16,8 @@ import Glibc  // Linux only, like the daemon
 /// framer.bufferedByteCount  // 6: `{"op":` waits for more bytes
 /// ```
 ///
-/// - A frame excludes its `\n` and a `\r` just before it. Blank lines are skipped.
+/// - A frame excludes its `\n` and a `\r` just before it. Blank lines (empty, or only
+///   spaces, tabs and carriage returns: JSON whitespace) are skipped.
 /// - A line longer than `maxFrameBytes` yields `.oversized` once; its bytes are
 ///   discarded up to and including the next `\n`, then framing continues. The
 ///   count is the line's length if its end was already seen, otherwise the
@@ -116,7 +117,7 @@ public struct LineFramer: Sendable {
     }
     let lastByte = tail.isEmpty ? partial.last : tail.last
     let length = partial.count + tail.count - (lastByte == .carriageReturn ? 1 : 0)
-    if length == 0 {
+    if length == 0 || Self.isBlank(partial, tail) {
       resetPartial()
     } else if length > maxFrameBytes {
       ready.append(.oversized(length))
@@ -131,6 +132,12 @@ public struct LineFramer: Sendable {
       frame.removeLast(frame.count - length)
       ready.append(.frame(frame))
     }
+  }
+
+  /// Whether the line `partial + tail` holds only JSON whitespace. Usually decided by its
+  /// first byte; a line of whitespace is scanned once.
+  private static func isBlank(_ partial: [UInt8], _ tail: UnsafeRawBufferPointer) -> Bool {
+    partial.allSatisfy(\.isJSONWhitespace) && tail.allSatisfy(\.isJSONWhitespace)
   }
 
   private mutating func resetPartial() {
