@@ -3,8 +3,8 @@ import Wire
 
 /// Fuzzes Wire's `LineFramer` under random chunking: however a byte stream is split into
 /// `read`s, and whenever frames are drained, the framer must yield the same frames as a
-/// simple reference (split at `\n`, drop one `\r` before it, skip blank lines, refuse lines
-/// longer than the limit), and hold at most `maxFrameBytes + 1` bytes.
+/// simple reference (split at `\n`, drop one `\r` before it, refuse lines longer than the
+/// limit, skip blank ones), and hold at most `maxFrameBytes + 1` bytes.
 ///
 /// Input layout: byte 0 picks the frame limit (1…64, small so that oversized lines are
 /// common), bytes 1…8 seed the chunk sizes and drain points, the rest is the stream.
@@ -80,8 +80,13 @@ func referenceFraming(_ stream: [UInt8], limit: Int) -> (events: [Framed], buffe
   let trailing = lines.removeLast()  // the bytes after the last newline
   for var line in lines {
     if line.last == 0x0D { line = line.dropLast() }
-    if line.isEmpty { continue }
-    events.append(line.count > limit ? .oversized : .frame(Array(line)))
+    // Too long is refused whatever the line holds: the framer keeps at most limit + 1 bytes,
+    // so it cannot wait to learn whether a long line is blank.
+    if line.count > limit {
+      events.append(.oversized)
+    } else if !line.allSatisfy(isJSONWhitespace) {
+      events.append(.frame(Array(line)))
+    }  // else blank: empty, or only spaces, tabs and carriage returns
   }
   // An unfinished line is held until it passes the limit (plus room for a "\r").
   if trailing.count > limit + 1 {
@@ -89,6 +94,10 @@ func referenceFraming(_ stream: [UInt8], limit: Int) -> (events: [Framed], buffe
     return (events, 0)
   }
   return (events, trailing.count)
+}
+
+func isJSONWhitespace(_ byte: UInt8) -> Bool {
+  byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
 }
 
 /// A small deterministic generator (SplitMix64), so a crash replays exactly.
