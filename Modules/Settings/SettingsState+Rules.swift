@@ -35,9 +35,7 @@ extension SettingsState {
       guard let backend = SearchBackend(rawValue: name) else { throw refused }
       next.searchBackend = backend
     case (.searchCountry, .string(let code)):
-      guard code.count == 2, code.unicodeScalars.allSatisfy(Self.isASCIILetter) else {
-        throw refused
-      }
+      guard SettingKey.countryCode.accepts(code) else { throw refused }
       next.searchCountry = code.lowercased()
     case (.searchLimit, .integer(let limit)):
       guard (1...200).contains(limit) else { throw refused }
@@ -69,9 +67,5 @@ extension SettingsState {
   public func resetting(_ key: SettingKey) -> SettingsState {
     // A default is always accepted: both bounds default to none.
     (try? setting(key, to: SettingsState.defaults.value(of: key))) ?? self
-  }
-
-  private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
-    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
   }
 }
