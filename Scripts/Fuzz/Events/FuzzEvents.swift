@@ -25,14 +25,12 @@ public func fuzzEvents(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 /// The daemon's features, in memory, with a search service that answers from the term.
 let registry: FeatureRegistry = {
   let storage = InMemoryStorage()
-  let settings = SettingsBloc(storage: storage)
-  let counter = CounterBloc(settings: settings, storage: storage)
-  let search = AppSearchBloc(
-    settings: settings, storage: storage, services: .using(EchoSearchService()))
   let registry = FeatureRegistry()
-  registry.register(CounterFeature.name, counter, summary: CounterFeature.summary)
-  registry.register(SettingsFeature.name, settings, summary: SettingsFeature.summary)
-  registry.register(AppSearchFeature.name, search, summary: AppSearchFeature.summary)
+  registry.register(CounterFeature.self, CounterBloc(storage: storage))
+  registry.register(SettingsFeature.self, SettingsBloc(storage: storage))
+  registry.register(
+    AppSearchFeature.self,
+    AppSearchBloc(storage: storage, services: .using(EchoSearchService())))
   return registry
 }()
 
