@@ -6,7 +6,7 @@ import StateServer
 
 /// Creates the feature blocs (each restores its stored state; problems are logged by the
 /// `LoggingObserver`) and registers them. Adding a feature is one `registry.register` line.
-func registerFeatures(in registry: FeatureRegistry, storage: FileStorage, logger: Logger) {
+func registerFeatures(in registry: FeatureRegistry, storage: any BlocStorage, logger: Logger) {
   let settings = SettingsBloc(storage: storage)
   let counter = CounterBloc(settings: settings, storage: storage)
   // Offline by default: `searchBackend` is `packages` (this machine's package catalog) until a

@@ -170,11 +170,19 @@ public final class RequestDispatcher: ConnectionDelegate {
     // reply (state after it) waits for earlier replies.
     let changed = op == Request.Op.undo ? feature.undo() : feature.redo()
     let id = request.id
-    session.respond {
+    // The reply waits until the change is stored, as an event's does.
+    session.respond(after: feature.changesStored()) { outcome in
       do {
+        let snapshot = try feature.snapshot()
+        if case .failed(let error) = outcome {
+          var reply = ReplyWriter(id: id, ok: false)
+          reply.error(WireError(.storageFailed, String(describing: error)))
+          reply.state(snapshot)
+          return reply.finish()
+        }
         var reply = ReplyWriter(id: id, ok: true)
         reply.bool("changed", changed)
-        reply.state(try feature.snapshot())
+        reply.state(snapshot)
         return reply.finish()
       } catch {
         return Self.encodingFailure(id: id, feature, error)
@@ -271,7 +279,9 @@ public final class RequestDispatcher: ConnectionDelegate {
     var reply: ReplyWriter
     if case .failed(let error) = outcome {
       reply = ReplyWriter(id: id, ok: false, capacity: snapshot.json.count + 128)
-      reply.error(WireError(.eventFailed, String(describing: error)))
+      // A change that could not be stored is the daemon's failure, not the event's.
+      let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
+      reply.error(WireError(code, String(describing: error)))
     } else {
       reply = ReplyWriter(id: id, ok: true, capacity: snapshot.json.count + 64)
     }

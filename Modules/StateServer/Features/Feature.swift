@@ -27,6 +27,7 @@ public final class Feature: Sendable {
   private let currentSnapshot: @Sendable () throws -> StateSnapshot
   private let addEvent: @Sendable (EventPayload, EventSchema) throws(WireError) -> EventReceipt
   private let step: @Sendable (_ forward: Bool) -> Bool
+  private let stored: @Sendable () -> EventReceipt
   private let settle: @Sendable () async -> Void
   private let shutDown: @Sendable () async -> Void
   let watchers: WatchHub
@@ -43,8 +44,9 @@ public final class Feature: Sendable {
 
     let codec = StateCodec<S>()
     currentSnapshot = {
-      // Sequence and state read together, so the state belongs to that number.
-      let current = bloc.snapshot
+      // Sequence and state read together, so the state belongs to that number; only a stored
+      // state is shown to clients.
+      let current = bloc.storedSnapshot
       return try codec.snapshot(current.sequence, current.state)
     }
     let decoder = EventDecoder<E>(feature: name)
@@ -52,6 +54,7 @@ public final class Feature: Sendable {
       bloc.add(try decoder.decode(payload, schema: schema))
     }
     step = { forward in forward ? bloc.redo() : bloc.undo() }
+    stored = { bloc.changesStored() }
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
     watchers = WatchHub(
@@ -106,6 +109,9 @@ public final class Feature: Sendable {
 
   /// Redoes the last undone change; false when there was nothing to redo.
   public func redo() -> Bool { step(true) }
+
+  /// Resolves once every change made so far is stored (`.failed` when it could not be).
+  public func changesStored() -> EventReceipt { stored() }
 
   /// Waits until the bloc finished the work started so far.
   public func settled() async { await settle() }
