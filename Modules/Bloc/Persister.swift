@@ -175,6 +175,9 @@ final class Persister<State: Sendable>: Sendable {
         for waiter in abandon(through: version, failure) { waiter.notify(failure) }
       }
     } else {
+      // Shown as stored before anyone can learn it is: a waiter released (here, or by a
+      // `whenStored` racing this) must find the stored state already showing it.
+      hooks?.stored(version, state)
       let ready = progress.withLock { progress in
         progress.lastError = nil
         progress.durable = max(progress.durable, version)
@@ -182,7 +185,6 @@ final class Persister<State: Sendable>: Sendable {
         progress.waiters.removeAll { $0.version <= version }
         return ready
       }
-      hooks?.stored(version, state)
       for waiter in ready { waiter.notify(nil) }
     }
     startNextWrite()
