@@ -16,27 +16,6 @@ extension BlocBase {
     core.withLock { $0.stored ?? StateUpdate(sequence: $0.sequence, state: $0.state) }
   }
 
-  /// A receipt that resolves once every change made so far is stored: `.handled`, or
-  /// `.failed(PersistenceError)` when its write failed (the state was then rolled back). It
-  /// resolves at once for a bloc without persistence. For replies to synchronous changes
-  /// (`undo()`, a cubit's `emit`) that must wait for storage without a task.
-  ///
-  /// ```swift
-  /// bloc.undo()
-  /// bloc.changesStored().onResolve { outcome in reply(outcome, bloc.storedSnapshot) }
-  /// ```
-  public func changesStored() -> EventReceipt {
-    let receipt = EventReceipt()
-    guard let persister else {
-      receipt.resolve(.handled)
-      return receipt
-    }
-    persister.whenStored(sequence) { error in
-      receipt.resolve(error.map { .failed($0) } ?? .handled)
-    }
-    return receipt
-  }
-
   /// Removes this bloc's stored state once the changes made so far are stored; the bloc keeps
   /// its current state, and its next change is stored again. After a restart without further
   /// changes the bloc starts from its initial state. A no-op without persistence.

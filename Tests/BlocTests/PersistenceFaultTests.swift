@@ -112,23 +112,6 @@ final class FaultyStorage: BlocStorage {
     #expect(storage.storedCount == 1)
     await cubit.close()
   }
-
-  @Test func changesStoredResolvesAfterTheWriteWithItsResult() async throws {
-    let storage = FaultyStorage()
-    let cubit = StoredCounterCubit(storage: storage)
-    try cubit.emit(Tally(count: 3))
-    #expect(await cubit.changesStored().outcome.isHandled)
-    #expect(storage.storedCount == 3)
-    storage.failing = true
-    try cubit.emit(Tally(count: 4))
-    guard case .failed(let error) = await cubit.changesStored().outcome else {
-      Issue.record("expected the write to fail")
-      return
-    }
-    #expect(error is PersistenceError)
-    #expect(CounterBloc().changesStored().resolvedOutcome?.isHandled == true)
-    await cubit.close()
-  }
 }
 
 final class StoredCounterCubit: Cubit<Tally>, @unchecked Sendable {
