@@ -200,4 +200,29 @@ private func text(_ data: Data?) -> String? { data.map { String(decoding: $0, as
     storage.close()
     #expect(TallyBloc(storage: try directory.open()).state.count == 300)
   }
+
+  @Test func blocsSharingTheJournalShareItsBatches() async throws {
+    let directory = JournalDirectory()
+    defer { directory.remove() }
+    let storage = try directory.open()
+    let first = TallyBloc(storage: storage)
+    let second = KeyedTallyBloc(storage: storage, key: "other")
+    let receipts = (0..<400).flatMap { _ in [first.add(.increment), second.add(.increment)] }
+    for receipt in receipts { #expect(await receipt.outcome.isHandled) }
+    #expect(storage.batchesWritten < 800, "changes of both blocs are written together")
+    await first.close()
+    await second.close()
+    storage.close()
+    let reopened = try directory.open()
+    #expect(TallyBloc(storage: reopened).state.count == 400)
+    #expect(KeyedTallyBloc(storage: reopened, key: "other").state.count == 400)
+  }
+}
+
+final class KeyedTallyBloc: Bloc<TallyEvent, Tally>, @unchecked Sendable {
+  init(storage: any BlocStorage, key: String) {
+    super.init(
+      initialState: Tally(count: 0), persistence: Persistence(storage: storage, key: key))
+    on(.increment) { _, emit in emit(Tally(count: emit.state.count + 1)) }
+  }
 }
