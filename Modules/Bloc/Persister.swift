@@ -24,6 +24,7 @@ final class Persister<State: Sendable>: Sendable {
 
   private struct Progress {
     var pending: (version: UInt64, state: State)?
+    var scheduled: UInt64 = 0
     var writing = false
     var durable: UInt64
     /// Versions at or below this were abandoned by a rollback: never written, never waited on.
@@ -64,7 +65,10 @@ final class Persister<State: Sendable>: Sendable {
     let start = progress.withLock { progress -> Bool in
       // A change racing a rollback that already covers it: it failed with the others.
       if version <= progress.abandonedThrough { return false }
-      if let pending = progress.pending, pending.version > version { return false }
+      // Two changes can reach here out of order (applied under the bloc's lock, scheduled
+      // after it): an older one must never be written after a newer one.
+      if version <= progress.scheduled { return false }
+      progress.scheduled = version
       progress.pending = (version, state)
       if progress.writing { return false }
       progress.writing = true
