@@ -20,18 +20,29 @@ let package = Package(
     .target(name: "BlocCore", path: "Modules/Bloc"),
     .target(name: "BlocTest", dependencies: ["BlocCore"], path: "Modules/BlocTest"),
 
-    .target(name: "Settings", dependencies: ["BlocCore"], path: "Modules/Settings"),
-    .target(name: "Counter", dependencies: ["BlocCore", "Settings"], path: "Modules/Counter"),
-    .target(name: "AppSearch", dependencies: ["BlocCore", "Settings"], path: "Modules/AppSearch"),
+    // How a feature declares its events and state once (JSON, validation, `describe`).
+    .target(name: "FeatureKit", dependencies: ["BlocCore"], path: "Modules/FeatureKit"),
+    // Features: each imports BlocCore and FeatureKit only, never another feature.
+    .target(name: "Settings", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/Settings"),
+    .target(name: "Counter", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/Counter"),
+    .target(
+      name: "AppSearch", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/AppSearch"),
+    // new-feature: feature targets go above this line.
 
     // Foundation-free, so `statectl` links it statically and starts fast.
     .target(name: "Wire", path: "Modules/Wire"),
     .target(
-      name: "StateServer", dependencies: ["Wire", "BlocCore"], path: "Modules/StateServer"),
+      name: "StateServer", dependencies: ["Wire", "BlocCore", "FeatureKit"],
+      path: "Modules/StateServer"),
 
     .executableTarget(
       name: "stated",
-      dependencies: ["StateServer", "Wire", "Counter", "AppSearch", "Settings"],
+      dependencies: [
+        "StateServer", "Wire", "FeatureKit",
+        // The features it serves (Apps/stated/Features.swift registers them).
+        "Counter", "Settings", "AppSearch",
+        // new-feature: daemon dependencies go above this line.
+      ],
       path: "Apps/stated"),
     // statectl: the command-line logic lives in StatectlCore (unit-tested by CLITests);
     // the executable is only main.swift, linked with a static Swift runtime so that a
@@ -47,21 +58,42 @@ let package = Package(
     .executableTarget(
       name: "catalog-bench", dependencies: ["AppSearch"], path: "Scripts/CatalogBench"),
 
+    // libFuzzer targets (Scripts/fuzz builds them with the fuzzer and address sanitizers). In
+    // an ordinary build each is a small program that replays inputs from files, so they
+    // compile, and stay correct, with everything else.
+    .target(name: "FuzzSupport", path: "Scripts/Fuzz/Support"),
+    .executableTarget(
+      name: "fuzz-json", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/JSON"),
+    .executableTarget(
+      name: "fuzz-framer", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/Framer"),
+    .executableTarget(
+      name: "fuzz-request", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/Request"),
+    .executableTarget(
+      name: "fuzz-events",
+      dependencies: [
+        "FuzzSupport", "Wire", "StateServer", "BlocCore", "Counter", "Settings", "AppSearch",
+      ],
+      path: "Scripts/Fuzz/Events"),
+
     .testTarget(
       name: "BlocTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTests"),
     .testTarget(
       name: "BlocTestTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTestTests"),
     .testTarget(
       name: "FeatureTests",
-      dependencies: ["BlocCore", "BlocTest", "Counter", "Settings", "AppSearch"],
+      dependencies: ["BlocCore", "BlocTest", "FeatureKit", "Counter", "Settings", "AppSearch"],
       path: "Tests/FeatureTests"),
     .testTarget(
-      name: "AppSearchTests", dependencies: ["AppSearch", "BlocCore"], path: "Tests/AppSearchTests"),
+      name: "AppSearchTests", dependencies: ["AppSearch", "BlocCore", "FeatureKit"],
+      path: "Tests/AppSearchTests"),
     .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
     .testTarget(name: "CLITests", dependencies: ["StatectlCore", "Wire"], path: "Tests/CLITests"),
     .testTarget(
       name: "DaemonTests",
-      dependencies: ["Wire", "StateServer", "BlocCore", "Counter", "Settings", "AppSearch"],
+      dependencies: [
+        "Wire", "StateServer", "BlocCore", "FeatureKit", "Counter", "Settings", "AppSearch",
+      ],
       path: "Tests/DaemonTests"),
+    // new-feature: test targets go above this line.
   ]
 )

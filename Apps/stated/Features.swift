@@ -1,23 +1,66 @@
 import AppSearch
 import BlocCore
 import Counter
+import Foundation
 import Settings
 import StateServer
 
 /// Creates the feature blocs (each restores its stored state; problems are logged by the
-/// `LoggingObserver`) and registers them. Adding a feature is one `registry.register` line.
+/// `LoggingObserver`) and registers them: the one place that lists the features. Adding a
+/// feature is one `registry.register` line here (and its target in Package.swift).
+///
+/// Settings is a feature like the others; the counter's rules and the search's configuration
+/// are read from it by the adapters below, at the moment each is needed.
 func registerFeatures(in registry: FeatureRegistry, storage: FileStorage, logger: Logger) {
   let settings = SettingsBloc(storage: storage)
-  let counter = CounterBloc(settings: settings, storage: storage)
-  // Offline by default: `searchBackend` is `packages` (this machine's package catalog) until a
-  // client sets it to `itunes`.
-  let search = AppSearchBloc(settings: settings, storage: storage, services: .live)
-
-  registry.register(CounterFeature.name, counter, summary: CounterFeature.summary)
-  registry.register(SettingsFeature.name, settings, summary: SettingsFeature.summary)
-  registry.register(AppSearchFeature.name, search, summary: AppSearchFeature.summary)
+  registry.register(
+    CounterFeature.self, CounterBloc(rules: CounterRulesFromSettings(settings), storage: storage))
+  registry.register(SettingsFeature.self, settings)
+  registry.register(
+    AppSearchFeature.self,
+    AppSearchBloc(
+      configuration: SearchConfigurationFromSettings(settings), storage: storage,
+      services: searchServices()))
+  // new-feature: registrations go above this line.
 
   logger.info(
-    "restored counter \(counter.state.count), settings \(settings.state == .defaults ? "defaults" : "customized"), \(search.state.marks.count) marks"
+    "serving \(registry.names.joined(separator: ", ")); settings \(settings.state == .defaults ? "defaults" : "customized")"
   )
+}
+
+/// The live search services; `STATED_ITUNES_URL` points the App Store backend at another
+/// endpoint of the same API (a mirror, or a test's server).
+func searchServices() -> AppSearchServices {
+  guard let text = ProcessInfo.processInfo.environment["STATED_ITUNES_URL"],
+    let url = URL(string: text)
+  else { return .live }
+  return AppSearchServices(
+    packages: PackageCatalogService.system, itunes: ITunesSearchService(baseURL: url))
+}
+
+/// The counter's step and bounds, read from the settings at each event.
+struct CounterRulesFromSettings: CounterRulesSource {
+  let settings: SettingsBloc
+  init(_ settings: SettingsBloc) { self.settings = settings }
+
+  var rules: CounterRules {
+    let now = settings.state
+    return CounterRules(
+      step: now.counterStep, minimum: now.counterMinimum, maximum: now.counterMaximum)
+  }
+}
+
+/// The search's configuration, read from the settings as each search starts. Offline by
+/// default: `searchBackend` is `packages` (this machine's package catalog) until a client sets
+/// it to `itunes`.
+struct SearchConfigurationFromSettings: SearchConfigurationSource {
+  let settings: SettingsBloc
+  init(_ settings: SettingsBloc) { self.settings = settings }
+
+  var configuration: SearchConfiguration {
+    let now = settings.state
+    return SearchConfiguration(
+      source: now.searchBackend == .itunes ? .itunes : .packages, country: now.searchCountry,
+      limit: now.searchLimit, throttle: .milliseconds(now.searchThrottleMs))
+  }
 }

@@ -35,7 +35,7 @@ if options.showVersion {
   exit(0)
 }
 
-let logger = Logger(level: options.logLevel)
+let logger = Logger(label: "stated", level: options.logLevel)
 // Before any bloc exists, so creation and restore problems are logged too.
 BlocObservers.add(LoggingObserver(logger: logger))
 let environment = ProcessInfo.processInfo.environment
@@ -65,12 +65,59 @@ else {
     ExitCode.usage,
     "no state directory: set XDG_STATE_HOME or HOME, or pass --state-dir PATH")
 }
+
+// MARK: Claiming the state directory and the socket, before any state is read or written
+
+do {
+  try StateDirectory.prepare(stateDirectory)
+} catch let ServerError.unusableDirectory(path, reason) {
+  fail(
+    ExitCode.cannotCreate,
+    "cannot use the state directory \(path): \(reason); pass --state-dir PATH to use another")
+} catch {
+  fail(ExitCode.cannotCreate, "cannot use the state directory \(stateDirectory): \(error)")
+}
+let stateLock: StateDirectoryLock
+do {
+  stateLock = try StateDirectoryLock.acquire(directory: stateDirectory, socketPath: socketPath)
+} catch let error as ServerError {
+  if case .stateDirectoryInUse = error { fail(ExitCode.unavailable, "\(error)") }
+  fail(ExitCode.osError, "cannot lock the state directory \(stateDirectory): \(error)")
+} catch {
+  fail(ExitCode.osError, "cannot lock the state directory \(stateDirectory): \(error)")
+}
+
+var configuration = ServerConfiguration(
+  socketPath: socketPath, environment: environment, maxFrameBytes: options.maxFrameBytes)
+configuration.log = { message in logger.warning(message) }
+let listener: ListeningSocket
+do {
+  listener = try ListeningSocket.open(
+    path: socketPath, environment: environment, backlog: configuration.backlog)
+} catch {
+  stateLock.release()
+  switch error {
+  case ServerError.alreadyRunning, ServerError.socketInUse:
+    fail(ExitCode.unavailable, "\(error)")
+  default:
+    fail(ExitCode.osError, "cannot listen on \(socketPath): \(error)")
+  }
+}
+stateLock.record(socketPath: listener.path)
+
+/// Gives up before serving: frees the socket and the state directory for the next daemon.
+func abandon(_ code: Int32, _ message: String) -> Never {
+  listener.close()
+  stateLock.release()
+  fail(code, message)
+}
+
 let storage: FileStorage
 do {
   storage = try FileStorage(
     directory: URL(fileURLWithPath: stateDirectory, isDirectory: true), sync: options.sync)
 } catch {
-  fail(ExitCode.cannotCreate, "cannot create the state directory \(stateDirectory): \(error)")
+  abandon(ExitCode.cannotCreate, "cannot use the state directory \(stateDirectory): \(error)")
 }
 
 // MARK: Features
@@ -96,32 +143,23 @@ if options.sync == .deferred {
 let dispatcher = RequestDispatcher(
   registry: registry, version: daemonVersion, maxFrameBytes: options.maxFrameBytes,
   logger: logger)
-var configuration = ServerConfiguration(
-  socketPath: socketPath, environment: environment, maxFrameBytes: options.maxFrameBytes)
-configuration.log = { message in logger.warning(message) }
 let server = Server(
   configuration: configuration, delegate: dispatcher, drain: { await dispatcher.drain() })
-// Installed before the socket exists, so a signal sent as soon as it appears is not lost.
+// Installed before serving, so a signal sent as soon as requests are answered is not lost.
 let signals = TerminationSignals { signal in
   logger.info("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); shutting down")
   server.shutdown()
 }
 
 do {
-  try server.start()
-} catch let error as ServerError {
-  await registry.closeAll()
-  switch error {
-  case .alreadyRunning, .socketInUse:
-    fail(ExitCode.unavailable, "\(error)")
-  default:
-    fail(ExitCode.osError, "cannot listen on \(socketPath): \(error)")
-  }
+  try server.start(on: listener)
 } catch {
   await registry.closeAll()
-  fail(ExitCode.osError, "cannot listen on \(socketPath): \(error)")
+  stateLock.release()
+  fail(ExitCode.osError, "cannot serve on \(socketPath): \(error)")
 }
 
+ServiceNotifier.ready()  // systemd Type=notify: serving now (no-op without NOTIFY_SOCKET)
 logger.info(
   "stated \(daemonVersion) listening on \(server.socketPath ?? socketPath); "
     + "state in \(stateDirectory); features: \(registry.names.joined(separator: ", "))")
@@ -129,6 +167,7 @@ await server.waitUntilStopped()
 logger.info("connections closed; storing state")
 await registry.closeAll()
 if options.sync == .deferred { storage.sync() }
+stateLock.release()
 signals.cancel()
 logger.info("stopped")
 exit(0)

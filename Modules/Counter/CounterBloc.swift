@@ -1,17 +1,14 @@
 import BlocCore
-import Settings
 
 /// The count, persisted under ``CounterFeature/storageKey``, with undo and redo.
 ///
 /// ```swift
-/// let settings = SettingsBloc(storage: storage)
-/// let counter = CounterBloc(settings: settings, storage: storage)
-/// await counter.send(.increment)               // count 1
-/// await settings.send(.set(.counterStep, 5))
-/// await counter.send(.increment)               // count 6: the new step applies at once
-/// counter.undo()                               // count 1
+/// let counter = CounterBloc(rules: FixedCounterRules(CounterRules(step: 5)), storage: storage)
+/// await counter.send(.increment)               // count 5
+/// await counter.send(.set(7))                  // count 7
+/// counter.undo()                               // count 5
 /// ```
-/// Step and bounds are read from `settings` as each event is handled (see ``CounterRules``).
+/// Step and bounds are read from `rules` as each event is handled (see ``CounterRules``).
 /// A refused event fails with a ``CounterError`` and leaves the count unchanged. A handled
 /// event's outcome arrives once the count is stored. Undo and redo (``BlocBase/undo()``) are
 /// not checked against the bounds and their history is not persisted.
@@ -19,18 +16,17 @@ public final class CounterBloc: Bloc<CounterEvent, CounterState>, @unchecked Sen
   // @unchecked: the library's pattern; Bloc keeps all mutable state behind its own locks.
 
   /// - Parameters:
-  ///   - settings: read at every event; usually the host's ``SettingsBloc``.
+  ///   - rules: read at every event; the daemon's come from Settings.
   ///   - history: undo steps kept; nil keeps none.
   public init(
-    settings: any SettingsProvider, storage: any BlocStorage,
+    rules: any CounterRulesSource = FixedCounterRules(), storage: any BlocStorage,
     history: HistoryLimit? = CounterFeature.historyLimit
   ) {
     super.init(
       initialState: CounterState(), history: history,
       persistence: Persistence(storage: storage, key: CounterFeature.storageKey))
     on(.count) { event, emit in
-      let rules = CounterRules(settings.current)
-      emit(CounterState(count: try rules.count(after: event, from: emit.state.count)))
+      emit(CounterState(count: try rules.rules.count(after: event, from: emit.state.count)))
     }
   }
 }

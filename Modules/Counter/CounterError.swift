@@ -6,9 +6,9 @@
 /// }
 /// ```
 public enum CounterError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The count would go above this maximum (`counterMaximum`, or `Int.max` when unset).
+  /// The count would go above this maximum (the rules' maximum, or `Int.max` when unset).
   case aboveMaximum(Int)
-  /// The count would go below this minimum (`counterMinimum`, or `Int.min` when unset).
+  /// The count would go below this minimum (the rules' minimum, or `Int.min` when unset).
   case belowMinimum(Int)
 
   public var description: String {

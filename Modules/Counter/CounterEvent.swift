@@ -1,4 +1,5 @@
 import BlocCore
+import FeatureKit
 
 /// What can be done to the count.
 ///
@@ -9,9 +10,9 @@ import BlocCore
 /// JSON: `{"type":"increment"}`, `{"type":"decrement"}`, `{"type":"reset"}`,
 /// `{"type":"set","value":5}`.
 public enum CounterEvent: BlocEvent, Hashable {
-  /// Adds `counterStep`; refused past `counterMaximum`.
+  /// Adds the step; refused past the maximum.
   case increment
-  /// Subtracts `counterStep`; refused past `counterMinimum`.
+  /// Subtracts the step; refused past the minimum.
   case decrement
   /// Back to 0, or to the nearest bound when 0 is outside the bounds.
   case reset
@@ -22,4 +23,22 @@ public enum CounterEvent: BlocEvent, Hashable {
   /// an increment and a decrement added at the same time never lose an update.
   public enum Kind: Hashable, Sendable { case count }
   public var kind: Kind { .count }
+}
+
+extension CounterEvent: DeclaredEvent {
+  /// The events' JSON, validation and `describe` schema, declared once.
+  public static let declaration = EventDeclaration<CounterEvent>(
+    feature: CounterFeature.name,
+    .event("increment", "Adds counterStep; refused if the count would exceed counterMaximum.") {
+      .increment
+    },
+    .event(
+      "decrement", "Subtracts counterStep; refused if the count would go below counterMinimum."
+    ) { .decrement },
+    .event("reset", "Sets the count to 0, or to the nearest bound when 0 is outside them.") {
+      .reset
+    },
+    .event(
+      "set", "Sets the count; refused outside the bounds.",
+      .integer("value", "The new count.", example: 5), CounterEvent.set))
 }

@@ -1,5 +1,3 @@
-import Settings
-
 /// The counter's rules for one moment's settings, as pure functions.
 ///
 /// ```swift
@@ -19,13 +17,6 @@ public struct CounterRules: Sendable, Equatable {
     self.step = step
     self.minimum = minimum
     self.maximum = maximum
-  }
-
-  /// The rules the settings give now.
-  public init(_ settings: SettingsState) {
-    self.init(
-      step: settings.counterStep, minimum: settings.counterMinimum,
-      maximum: settings.counterMaximum)
   }
 
   /// The count after `event`, or the reason it is refused.

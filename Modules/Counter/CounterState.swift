@@ -1,7 +1,8 @@
 import BlocCore
+import FeatureKit
 
 /// The count. JSON: `{"count":3}`.
-public struct CounterState: PersistableState, DescribedState, Hashable {
+public struct CounterState: PersistableState, DeclaredState, Hashable {
   public var count: Int
 
   public init(count: Int = 0) { self.count = count }
@@ -9,7 +10,7 @@ public struct CounterState: PersistableState, DescribedState, Hashable {
   /// Version 1: `{"count": Int}`.
   public static var schemaVersion: Int { 1 }
 
-  public static var shape: [FieldSchema] {
-    [FieldSchema("count", .integer, "The count; within the Settings bounds unless they changed.")]
-  }
+  public static let declaration = StateDeclaration(
+    initial: CounterState(),
+    .field("count", \.count, "The count; within the Settings bounds unless they changed."))
 }

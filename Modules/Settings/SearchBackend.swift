@@ -1,7 +1,7 @@
 /// Where AppSearch looks for apps.
 ///
 /// ```swift
-/// if settings.current.searchBackend == .itunes { … }
+/// if settings.state.searchBackend == .itunes { … }
 /// ```
 public enum SearchBackend: String, CaseIterable, Codable, Sendable {
   /// The Debian packages known to this machine, offline.

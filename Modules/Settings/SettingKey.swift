@@ -1,4 +1,5 @@
 import BlocCore
+import FeatureKit
 
 /// The name of one setting, as it appears in events and in the state's JSON.
 ///
@@ -40,25 +41,56 @@ public enum SettingKey: String, CaseIterable, Codable, CodingKey, Sendable {
   }
 
   /// The JSON type of the setting's value, with its constraints.
-  public var valueType: ValueType {
+  public var valueType: FieldType {
     switch self {
     case .searchBackend: return .oneOf(SearchBackend.allCases.map(\.rawValue))
-    case .searchCountry: return .string
+    case .searchCountry: return .string(Self.countryCode)
     case .searchLimit: return .integer(minimum: 1, maximum: 200)
     case .searchThrottleMs: return .integer(minimum: 0, maximum: 10_000)
     case .counterStep: return .integer(minimum: 1)
-    case .counterMinimum, .counterMaximum: return .integer
+    case .counterMinimum, .counterMaximum: return .integer()
     }
+  }
+
+  /// A valid value as JSON text, for messages.
+  public var example: String {
+    switch self {
+    case .searchBackend: return "\"itunes\""
+    case .searchCountry: return "\"de\""
+    case .searchLimit: return "50"
+    case .searchThrottleMs: return "500"
+    case .counterStep: return "2"
+    case .counterMinimum: return "0"
+    case .counterMaximum: return "10"
+    }
+  }
+
+  /// Whether a value of this JSON type can be this setting's (its range is checked when the
+  /// event is handled).
+  public func admitsType(of value: SettingValue) -> Bool {
+    switch (valueType, value) {
+    case (.integer, .integer), (.string, .string), (.oneOf, .string): return true
+    case (_, .null): return isOptional
+    default: return false
+    }
+  }
+
+  /// Two ASCII letters: an ISO 3166 alpha-2 country code.
+  public static let countryCode = StringRule(
+    "two letters, an ISO 3166 country code such as \"us\" or \"de\"", pattern: "^[A-Za-z]{2}$"
+  ) { code in
+    code.unicodeScalars.count == 2
+      && code.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
   }
 
   /// Whether null is a valid value (it clears the setting).
   public var isOptional: Bool { self == .counterMinimum || self == .counterMaximum }
 
   /// The setting as a field of the state's shape.
-  public var field: FieldSchema {
-    FieldSchema(
+  public var shape: FieldShape {
+    FieldShape(
       rawValue, valueType, summary + " Default: \(SettingsState.defaults.value(of: self)).",
-      required: !isOptional)
+      required: !isOptional, example: example)
   }
 }
 

@@ -1,3 +1,5 @@
+import FeatureKit
+
 /// A setting's value as it arrives: an integer, a string, or null (no value).
 ///
 /// Literals make events short:
@@ -15,7 +17,7 @@ public enum SettingValue: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .integer(let value): return String(value)
-    case .string(let value): return JSONSketch.quoted(value)
+    case .string(let value): return FieldInput.quoted(value)
     case .null: return "null"
     }
   }
@@ -40,12 +42,11 @@ extension SettingValue: Codable {
     } else if let string = try? value.decode(String.self) {
       self = .string(string)
     } else {
-      let seen = (try? value.decode(JSONSketch.self))?.text ?? "something else"
       throw DecodingError.typeMismatch(
         SettingValue.self,
         .init(
           codingPath: decoder.codingPath,
-          debugDescription: "a setting value must be an integer, a string or null; got \(seen)"))
+          debugDescription: "a setting value must be an integer, a string or null"))
     }
   }
 

@@ -1,3 +1,5 @@
+import FeatureKit
+
 /// Why a settings event was refused. The state is unchanged.
 ///
 /// ```swift
@@ -23,7 +25,7 @@ public enum SettingsError: Error, Equatable, Sendable, CustomStringConvertible {
       return
         "\(key.rawValue) \(value) would be \(relation) \(otherKey.rawValue) \(other); the minimum must not exceed the maximum"
     case .unknownKey(let name):
-      return "unknown setting \(JSONSketch.quoted(name)); valid keys: \(SettingKey.list)"
+      return "unknown setting \(FieldInput.quoted(name)); valid keys: \(SettingKey.list)"
     }
   }
 }

@@ -1,16 +1,18 @@
-/// The Settings feature: typed, validated, persisted settings that other features read at the
-/// moment they need them.
+import FeatureKit
+
+/// The Settings feature: typed, validated, persisted settings. The host reads them to satisfy
+/// the other features' own service protocols (the counter's rules, the search's configuration).
 ///
 /// ```swift
-/// let settings = SettingsBloc(storage: storage)
-/// // the host registers it under SettingsFeature.name
+/// registry.register(SettingsFeature.self, settings)
 /// ```
-public enum SettingsFeature {
+public enum SettingsFeature: FeatureDescription {
+  public typealias Event = SettingsEvent
+  public typealias State = SettingsState
   /// The stable name a host registers the feature under.
   public static let name = "settings"
   /// The storage key of the persisted settings.
   public static let storageKey = "settings"
-  /// One line for a host's `describe`.
   public static let summary =
     "Typed settings with defaults and validation, read by the other features as they work."
 }

@@ -1,4 +1,5 @@
 import BlocCore
+import FeatureKit
 
 /// Every setting, always valid: values only change through ``setting(_:to:)``, which refuses
 /// what a setting does not accept.
@@ -45,33 +46,30 @@ public struct SettingsState: Sendable, Hashable {
   }
 }
 
-extension SettingsState: PersistableState {
+extension SettingsState: PersistableState, DeclaredState {
   /// Version 1: the flat object above. A key missing from a stored value takes its default, so
   /// adding a setting needs no new version.
   public static var schemaVersion: Int { 1 }
 
-  /// Reads the flat object, validating every value like ``setting(_:to:)`` does.
-  public init(from decoder: any Decoder) throws {
-    let json = try decoder.container(keyedBy: SettingKey.self)
-    var state = SettingsState.defaults
-    for key in SettingKey.allCases where json.contains(key) {
-      let value = try json.decode(SettingValue.self, forKey: key)
-      do {
-        state = try state.setting(key, to: value)
-      } catch {
-        throw DecodingError.dataCorruptedError(
-          forKey: key, in: json, debugDescription: error.description)
-      }
-    }
-    self = state
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var json = encoder.container(keyedBy: SettingKey.self)
-    for key in SettingKey.allCases { try json.encode(value(of: key), forKey: key) }
-  }
-}
-
-extension SettingsState: DescribedState {
-  public static var shape: [FieldSchema] { SettingKey.allCases.map(\.field) }
+  /// One field per ``SettingKey``; each stored value is validated like ``setting(_:to:)`` does.
+  public static let declaration = StateDeclaration(
+    initial: SettingsState.defaults,
+    fields: SettingKey.allCases.map { key in
+      StateField<SettingsState>(
+        key.shape,
+        write: { (state: SettingsState, object: inout KeyedEncodingContainer<FieldKey>) in
+          try object.encode(state.value(of: key), forKey: FieldKey(key.rawValue))
+        },
+        read: { (state: inout SettingsState, object: KeyedDecodingContainer<FieldKey>) in
+          let name = FieldKey(key.rawValue)
+          guard object.contains(name) else { return }
+          let value = try object.decode(SettingValue.self, forKey: name)
+          do throws(SettingsError) {
+            state = try state.setting(key, to: value)
+          } catch {
+            throw DecodingError.dataCorruptedError(
+              forKey: name, in: object, debugDescription: error.description)
+          }
+        })
+    })
 }

@@ -1,3 +1,4 @@
+import BlocCore
 import Synchronization
 
 /// One client connection. Thread-safe: `send`, `push` and `close` may be called from
@@ -16,11 +17,13 @@ public final class Connection: Sendable {
   /// The socket; only the loop thread uses it, and only while the connection is open.
   let fd: Int32
   private let waker: LoopWaker
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// Mirrors of `State` for the loop's per-frame check and for `queuedByteCount`,
   /// written under the lock and read without it (advisory: used for backpressure).
   private let queuedTotal = Atomic(0)
   private let closing = Atomic(false)
+  /// Set by `holdFrames` while the delegate finishes a frame off the loop thread.
+  private let holding = Atomic(false)
 
   struct State {
     var queue = OutboundQueue()
@@ -64,6 +67,26 @@ public final class Connection: Sendable {
     }
     if needsSchedule { waker.schedule(self) }
   }
+
+  /// Delivers no further frame of this connection until `resumeFrames()`: for a delegate that
+  /// finishes a frame off the loop thread and must keep the connection's order. Call it from
+  /// `connection(_:didReceive:)`. Meanwhile received frames stay buffered and the socket is
+  /// not read, so memory stays bounded; other connections are served as usual.
+  public func holdFrames() {
+    holding.store(true, ordering: .sequentiallyConsistent)
+  }
+
+  /// Ends `holdFrames()`: the loop delivers the frames that waited, then reads again. Safe
+  /// from any thread.
+  public func resumeFrames() {
+    holding.store(false, ordering: .sequentiallyConsistent)
+    // Always: the loop may be taking this connection's queue right now, which clears the
+    // scheduled mark without seeing this resume. A second entry in the inbox is harmless.
+    waker.schedule(self)
+  }
+
+  /// Whether frames are held (see `holdFrames()`).
+  var isHoldingFrames: Bool { holding.load(ordering: .sequentiallyConsistent) }
 
   /// Bytes queued for this connection and not yet accepted by the kernel.
   public var queuedByteCount: Int {
@@ -123,6 +146,7 @@ public final class Connection: Sendable {
     // Lock-free: this runs before every frame. A close requested on the loop thread
     // (by the delegate) is always seen; one from elsewhere may let one more frame by.
     if closing.load(ordering: .relaxed) { return .stop }
+    if isHoldingFrames { return .hold }
     return queuedTotal.load(ordering: .relaxed) > limit ? .pause : .proceed
   }
 
@@ -142,5 +166,7 @@ public final class Connection: Sendable {
 enum ReadGate {
   case proceed
   case pause
+  /// The delegate holds frames (`holdFrames()`) until it resumes them.
+  case hold
   case stop
 }

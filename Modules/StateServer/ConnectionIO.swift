@@ -16,6 +16,11 @@ final class ConnectionIO {
   var readingStopped = false
   /// Set while too many reply bytes are queued (backpressure); cleared as they drain.
   var readingPaused = false
+  /// Set while the delegate holds this connection's frames (`Connection.holdFrames()`).
+  var readingHeld = false
+  /// The peer hung up while frames were held: the connection is out of the epoll set and
+  /// closes once the frames that were held are delivered.
+  var peerHungUp = false
   /// The last write hit EAGAIN (or its turn ended); EPOLLOUT resumes it.
   var waitingForWritable = false
   /// The epoll mask currently registered.
@@ -27,7 +32,7 @@ final class ConnectionIO {
     self.registeredMask = registeredMask
   }
 
-  var wantsRead: Bool { !readingStopped && !readingPaused }
+  var wantsRead: Bool { !readingStopped && !readingPaused && !readingHeld }
 
   var desiredMask: UInt32 {
     (wantsRead ? LinuxSymbols.epollIn : 0) | (waitingForWritable ? LinuxSymbols.epollOut : 0)

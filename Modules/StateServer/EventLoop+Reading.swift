@@ -8,7 +8,13 @@ extension EventLoop {
       // Its last requests may still matter (e.g. fire-and-forget commands), so deliver
       // them, then drop the connection: nobody is left to read replies.
       readToEnd(io)
-      closeConnection(io)
+      if io.readingHeld {
+        // The rest waits for the delegate; HUP would be reported on every turn meanwhile.
+        io.peerHungUp = true
+        epoll.remove(io.fd)
+      } else {
+        closeConnection(io)
+      }
       return
     }
     if mask & LinuxSymbols.epollIn != 0, io.wantsRead {
@@ -58,6 +64,10 @@ extension EventLoop {
         io.readingPaused = true
         updateInterest(io)
         return
+      case .hold:
+        io.readingHeld = true
+        updateInterest(io)
+        return
       case .stop:
         io.readingStopped = true
         updateInterest(io)
@@ -76,6 +86,17 @@ extension EventLoop {
     updateInterest(io)
   }
 
+  /// The delegate resumed a connection whose frames it held: deliver those that waited.
+  func resumeHeldFrames(_ io: ConnectionIO) {
+    io.readingHeld = false
+    guard io.peerHungUp else {
+      deliverFrames(io)
+      return
+    }
+    deliverFrames(io, honoringBackpressure: false)
+    if !io.readingHeld { closeConnection(io) }
+  }
+
   /// The client shut down its sending side; an unterminated last line is dropped.
   private func endOfInput(_ io: ConnectionIO) {
     io.readingStopped = true
@@ -85,7 +106,7 @@ extension EventLoop {
 
   /// Re-registers the connection when the wanted events changed.
   func updateInterest(_ io: ConnectionIO) {
-    guard io.isOpen else { return }
+    guard io.isOpen, !io.peerHungUp else { return }
     let mask = io.desiredMask
     guard mask != io.registeredMask else { return }
     if epoll.modify(io.fd, events: mask) {

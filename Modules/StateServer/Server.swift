@@ -1,7 +1,7 @@
+import BlocCore
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 
 /// The daemon's transport: binds the socket, runs the event loop on its own thread,
 /// and shuts down gracefully.
@@ -14,7 +14,7 @@ public final class Server: Sendable {
   public let configuration: ServerConfiguration
   private let delegate: any ConnectionDelegate
   private let drain: @Sendable () async -> Void
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   private struct State {
     enum Phase {
@@ -50,24 +50,40 @@ public final class Server: Sendable {
   /// Binds (or adopts) the socket and starts the loop thread; returns once it runs.
   /// Ignores SIGPIPE process-wide. Throws `ServerError` (e.g. `.alreadyRunning`).
   public func start() throws {
-    try state.withLock { state in
-      guard case .idle = state.phase, !state.shutdownRequested else {
-        throw ServerError.invalidState("the server was already started or shut down")
-      }
-      signal(SIGPIPE, SIG_IGN)
-      let listener = try Listener.open(
+    try checkStartable()
+    try start(
+      on: ListeningSocket.open(
         path: configuration.socketPath, environment: configuration.environment,
-        backlog: configuration.backlog)
-      let waker: LoopWaker
-      do {
-        waker = try LoopWaker()
+        backlog: configuration.backlog))
+  }
+
+  /// Starts the loop thread on a listener opened earlier with ``ListeningSocket/open(path:environment:backlog:)``;
+  /// returns once it runs. A daemon opens its listener first, so a second instance is refused
+  /// before it restores any state, and clients connecting meanwhile wait in the backlog.
+  /// The server owns `listener` from here on (it is closed if starting fails).
+  public func start(on listener: ListeningSocket) throws {
+    do {
+      try state.withLock { state in
+        try Self.checkStartable(state)
+        signal(SIGPIPE, SIG_IGN)
+        let waker = try LoopWaker()
         try startLoopThread(listener: listener, waker: waker)
-      } catch {
-        listener.close()
-        throw error
+        state.phase = .running(waker)
+        state.listenerPath = listener.path
       }
-      state.phase = .running(waker)
-      state.listenerPath = listener.path
+    } catch {
+      listener.close()
+      throw error
+    }
+  }
+
+  private func checkStartable() throws {
+    try state.withLock { try Self.checkStartable($0) }
+  }
+
+  private static func checkStartable(_ state: State) throws {
+    guard case .idle = state.phase, !state.shutdownRequested else {
+      throw ServerError.invalidState("the server was already started or shut down")
     }
   }
 
@@ -125,17 +141,17 @@ public final class Server: Sendable {
     await waitUntilStopped()
   }
 
-  private func startLoopThread(listener: Listener, waker: LoopWaker) throws {
+  private func startLoopThread(listener: ListeningSocket, waker: LoopWaker) throws {
     // The loop owns non-Sendable state, so it is built on its own thread; the
     // semaphore hands the outcome of building it back to `start`.
-    let outcome = Mutex<ServerError?>(nil)
+    let outcome = Locked<ServerError?>(nil)
     let ready = DispatchSemaphore(value: 0)
     let configuration = self.configuration
     let delegate = self.delegate
     let drain = self.drain
     let thread = Thread { [self] in
       // Named from inside: that is when Foundation can apply it to the OS thread (top -H).
-      Thread.current.name = "stated-io"
+      Thread.current.name = "server-io"
       let loop: EventLoop
       do {
         loop = try EventLoop(

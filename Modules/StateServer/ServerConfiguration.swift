@@ -18,7 +18,8 @@ public struct ServerConfiguration: Sendable {
   public var drainTimeout: Duration
   /// How long shutdown waits for queued bytes to be written before closing anyway.
   public var flushTimeout: Duration
-  /// listen(2) backlog.
+  /// listen(2) backlog: connections the kernel queues until the loop accepts them. The
+  /// system's maximum by default, so a burst of clients does not meet `EAGAIN`.
   public var backlog: Int32
   /// Where transport-level problems are reported (default: stderr).
   public var log: @Sendable (String) -> Void
@@ -31,7 +32,7 @@ public struct ServerConfiguration: Sendable {
     maxQueuedBytes: Int = 1 << 20,
     drainTimeout: Duration = .seconds(10),
     flushTimeout: Duration = .seconds(5),
-    backlog: Int32 = 128,
+    backlog: Int32 = ServerConfiguration.systemMaximumBacklog,
     log: @escaping @Sendable (String) -> Void = ServerConfiguration.logToStandardError
   ) {
     self.socketPath = socketPath
@@ -45,9 +46,23 @@ public struct ServerConfiguration: Sendable {
     self.log = log
   }
 
-  /// Writes "stated: <message>" to fd 2 (unbuffered, safe from any thread).
+  /// The largest backlog `listen(2)` grants: `/proc/sys/net/core/somaxconn`, else `SOMAXCONN`.
+  public static let systemMaximumBacklog: Int32 = {
+    let fd = open("/proc/sys/net/core/somaxconn", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return SOMAXCONN }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: 32)
+    let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard count > 0,
+      let value = Int32(String(decoding: bytes[0..<count], as: UTF8.self).trimmingWhitespace()),
+      value > 0
+    else { return SOMAXCONN }
+    return value
+  }()
+
+  /// Writes "<program>: <message>" to fd 2 (unbuffered, safe from any thread).
   public static func logToStandardError(_ message: String) {
-    let line = Array("stated: \(message)\n".utf8)
+    let line = Array("\(Logger.programName): \(message)\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
   }
 }

@@ -2,6 +2,10 @@
 public enum ServerError: Error, Equatable, CustomStringConvertible {
   /// Another daemon holds the instance lock for this socket path.
   case alreadyRunning(socketPath: String, pid: Int32?)
+  /// Another daemon holds the lock of this state directory; `socketPath` is where it serves.
+  case stateDirectoryInUse(directory: String, pid: Int32?, socketPath: String?)
+  /// A directory cannot be created or used, with a one-line reason.
+  case unusableDirectory(path: String, reason: String)
   /// Something is accepting connections on the socket even though the lock was free.
   case socketInUse(socketPath: String)
   /// The socket path exists but is not a socket; it is never deleted.
@@ -19,7 +23,14 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .alreadyRunning(let path, let pid):
       let who = pid.map { " (pid \($0))" } ?? ""
-      return "another stated is already running on \(path)\(who)"
+      return "another daemon is already running on \(path)\(who)"
+    case .stateDirectoryInUse(let directory, let pid, let socketPath):
+      let who = [pid.map { "pid \($0)" }, socketPath.map { "socket \($0)" }].compactMap { $0 }
+      let owner = who.isEmpty ? "" : " (\(who.joined(separator: ", ")))"
+      return "another daemon is already running on the state directory \(directory)\(owner); "
+        + "stop it, or use another state directory"
+    case .unusableDirectory(let path, let reason):
+      return "cannot use the directory \(path): \(reason)"
     case .socketInUse(let path):
       return "another daemon is accepting connections on \(path); refusing to replace it"
     case .notASocket(let path):

@@ -2,6 +2,12 @@ import Glibc
 
 /// Where the daemon keeps persistent state: `$XDG_STATE_HOME/stated`, else
 /// `$HOME/.local/state/stated`, else the account's home from the password database.
+///
+/// ```swift
+/// let path = StateDirectory.defaultPath(environment: environment) ?? "/tmp/state"
+/// try StateDirectory.prepare(path)  // ServerError.unusableDirectory: one line for the user
+/// let lock = try StateDirectoryLock.acquire(directory: path, socketPath: socketPath)
+/// ```
 public enum StateDirectory {
   /// The default state directory, or nil when no home directory can be found.
   /// `accountHome` is consulted only when neither XDG_STATE_HOME nor HOME is usable.
@@ -28,5 +34,43 @@ public enum StateDirectory {
       guard status == 0, result != nil, let home = entry.pw_dir else { return nil }
       return String(cString: home)
     }
+  }
+
+  /// Creates `path` and its missing parents (mode 0700) and checks that it is a directory
+  /// this process can write. Throws ``ServerError/unusableDirectory(path:reason:)`` with a
+  /// one-line reason otherwise.
+  public static func prepare(_ path: String) throws {
+    guard path.hasPrefix("/") else {
+      throw ServerError.unusableDirectory(path: path, reason: "it is not an absolute path")
+    }
+    var prefix = ""
+    for component in path.split(separator: "/") {
+      prefix += "/" + component
+      if mkdir(prefix, 0o700) == 0 || errno == EEXIST { continue }
+      let code = errno
+      let reason =
+        switch code {
+        case ENOTDIR: "\(parentOf(prefix)) is not a directory"
+        case EACCES: "no permission to create \(prefix)"
+        default: "cannot create \(prefix): \(errnoDescription(code))"
+        }
+      throw ServerError.unusableDirectory(path: path, reason: reason)
+    }
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      throw ServerError.unusableDirectory(path: path, reason: errnoDescription(errno))
+    }
+    guard info.st_mode & S_IFMT == S_IFDIR else {
+      throw ServerError.unusableDirectory(path: path, reason: "it is not a directory")
+    }
+    guard access(path, W_OK | X_OK) == 0 else {
+      let reason = errno == EROFS ? "it is on a read-only file system" : "it is not writable"
+      throw ServerError.unusableDirectory(path: path, reason: reason + " by uid \(geteuid())")
+    }
+  }
+
+  private static func parentOf(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+    return String(path[..<slash])
   }
 }

@@ -62,6 +62,86 @@ struct DaemonProcessTests {
     #expect(try await client.call(#"{"op":"ping"}"#)["ok"] == true)
   }
 
+  @Test func aSecondDaemonOnTheSameStateDirectoryIsRefusedBeforeTouchingIt() async throws {
+    let first = try await DaemonProcess()
+    let client = try first.client()
+    _ = try await client.call(
+      #"{"op":"send","feature":"counter","event":{"type":"set","value":5}}"#)
+    let stored = first.stateDirectory + "/counter.json"
+    let before = try String(contentsOfFile: stored, encoding: .utf8)
+    let otherSocket = first.directory.path + "/other.sock"
+    // Another socket, the same state directory: both would write it, the last one winning.
+    let second = try await DaemonProcess(
+      directory: first.directory,
+      arguments: ["--socket", otherSocket, "--state-dir", first.stateDirectory],
+      defaultPaths: true, waitUntilServing: false)
+    #expect(try await second.waitForExit() == 69)
+    let refusal = second.log
+    #expect(
+      refusal.contains("already running on the state directory \(first.stateDirectory)"),
+      "\(refusal)")
+    #expect(refusal.contains("pid \(first.pid)"), "\(refusal)")
+    #expect(refusal.contains("socket \(first.socketPath)"), "\(refusal)")
+    #expect(refusal.split(separator: "\n").count == 1, "\(refusal)")
+    #expect(!refusal.contains("restored"), "it read the state: \(refusal)")
+    #expect(!fileExists(otherSocket))
+    #expect(try String(contentsOfFile: stored, encoding: .utf8) == before)
+    // The first one still owns it: its next change is stored, and nothing else changed it.
+    _ = try await client.call(#"{"op":"send","feature":"counter","event":{"type":"increment"}}"#)
+    first.signal(SIGTERM)
+    #expect(try await first.waitForExit() == 0)
+    #expect(!fileExists(first.stateDirectory + "/daemon.lock"))
+    let restarted = try await DaemonProcess(directory: first.directory)
+    #expect(
+      try await restarted.client().call(#"{"op":"get","feature":"counter"}"#)["state"] == [
+        "count": 6
+      ])
+  }
+
+  @Test func aDaemonRefusedForItsSocketSaysSoBeforeTouchingState() async throws {
+    let first = try await DaemonProcess()
+    let otherState = first.directory.path + "/other-state"
+    let second = try await DaemonProcess(
+      directory: first.directory,
+      arguments: ["--socket", first.socketPath, "--state-dir", otherState],
+      defaultPaths: true, waitUntilServing: false)
+    #expect(try await second.waitForExit() == 69)
+    #expect(second.log.contains("already running on \(first.socketPath) (pid \(first.pid))"))
+    #expect(!second.log.contains("restored"), "\(second.log)")
+    // Its state directory holds nothing: no state was read or written, no lock left behind.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: otherState) == [])
+    #expect(try await first.client().call(#"{"op":"ping"}"#)["ok"] == true)
+  }
+
+  @Test func aSecondDaemonStartsOnceTheFirstIsKilled() async throws {
+    let first = try await DaemonProcess()
+    first.signal(SIGKILL)
+    _ = try await first.waitForExit()
+    // The kernel released both locks; the files left behind name a dead pid.
+    #expect(fileExists(first.stateDirectory + "/daemon.lock"))
+    let second = try await DaemonProcess(directory: first.directory)
+    #expect(try await second.client().call(#"{"op":"ping"}"#)["ok"] == true)
+  }
+
+  @Test func aBadStateDirectoryGetsAOneLineReason() async throws {
+    let directory = TemporaryDirectory()
+    let file = directory.path + "/file"
+    _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+    for (stateDirectory, reason) in [
+      (file + "/state", "\(file) is not a directory"),
+      (file, "it is not a directory"),
+    ] {
+      let result = try await DaemonProcess.run([
+        "--socket", directory.socketPath, "--state-dir", stateDirectory,
+      ])
+      #expect(result.status == 73)
+      #expect(
+        result.output == "stated: cannot use the state directory \(stateDirectory): \(reason); "
+          + "pass --state-dir PATH to use another\n")
+      #expect(!fileExists(directory.socketPath))
+    }
+  }
+
   @Test func aStaleSocketFileIsReplaced() async throws {
     let directory = TemporaryDirectory()
     // A socket file nobody listens on, as a crashed daemon leaves behind.
@@ -88,7 +168,7 @@ struct DaemonProcessTests {
     let client = try verbose.client()
     _ = try await client.call(#"{"op":"send","feature":"counter","event":{"type":"increment"}}"#)
     #expect(await eventually { verbose.log.contains("debug: CounterBloc: increment handled") })
-    #expect(verbose.log.contains("info: client 1 connected"))
+    #expect(verbose.log.contains("debug: client 1 connected"))
     #expect(verbose.log.contains("debug: CounterBloc: event increment"))
 
     let quiet = try await DaemonProcess(arguments: ["--log-level=warning"])
@@ -98,6 +178,7 @@ struct DaemonProcessTests {
     quiet.signal(SIGTERM)
     #expect(try await quiet.waitForExit() == 0)
     #expect(!quiet.log.contains("info:"))
+    #expect(!quiet.log.contains("connected"))
     #expect(!quiet.log.contains("debug:"))
   }
 

@@ -24,18 +24,17 @@ struct DispatcherTests {
 
       let describe = try await client.call(#"{"op":"describe","feature":"tally"}"#)
       #expect(describe["undo_redo"] == true)
-      #expect(describe["events"]?.arrayValue?.count == TallyEvent.schema.count)
+      #expect(describe["events"]?.arrayValue?.count == TallyEvent.declaration.cases.count)
       let add = try #require(describe["events"]?[0])
       #expect(add["type"] == "add")
       #expect(
         add["fields"]?[0]
           == [
             "name": "by", "type": "integer", "expects": "integer 1…1000", "required": false,
-            "summary": "How much to add.", "minimum": 1, "maximum": 1000,
+            "summary": "How much to add.", "example": 2, "minimum": 1, "maximum": 1000,
           ])
       let label = try #require(describe["events"]?[3]?["fields"])
       #expect(label[1]?["values"] == ["red", "green"])
-      #expect(label[2]?["items"] == ["type": "string", "expects": "string"])
       #expect(describe["state_shape"]?[0]?["name"] == "count")
       let plain = try await client.call(#"{"op":"describe","feature":"plain"}"#)
       #expect(plain["undo_redo"] == false)
@@ -52,7 +51,7 @@ struct DispatcherTests {
           "id": 1, "ok": true, "outcome": "handled", "state": ["count": 2, "label": ""], "seq": 1,
         ])
       let labelled = try await client.call(
-        #"{"id":2,"op":"send","feature":"tally","event":{"type":"label","text":"a/b","color":"red","tags":["x"]}}"#
+        #"{"id":2,"op":"send","feature":"tally","event":{"type":"label","text":"a/b","color":"red"}}"#
       )
       #expect(labelled["state"] == ["count": 2, "label": "a/b"])
       #expect(labelled.int("seq") == 2)
@@ -114,7 +113,7 @@ struct DispatcherTests {
     ("{\"op\":\"send\",\"feature\":\"tally\",\"event\":{}}", "missing_field", "'event.type'"),
     (
       "{\"op\":\"send\",\"feature\":\"tally\",\"event\":{\"type\":\"jump\"}}", "unknown_event",
-      "valid types: add, set, fail, label, note, slow"
+      "valid types: add, set, fail, label, slow"
     ),
     (
       "{\"op\":\"send\",\"feature\":\"tally\",\"event\":{\"type\":\"set\"}}", "missing_field",
@@ -122,7 +121,7 @@ struct DispatcherTests {
     ),
     (
       "{\"op\":\"send\",\"feature\":\"tally\",\"event\":{\"type\":\"set\",\"value\":\"3\"}}",
-      "invalid_field", "'event.value' must be integer, got string"
+      "invalid_field", "'event.value' must be integer, got \"3\""
     ),
     (
       "{\"op\":\"send\",\"feature\":\"tally\",\"event\":{\"type\":\"add\",\"by\":0}}",
@@ -130,7 +129,7 @@ struct DispatcherTests {
     ),
     (
       "{\"op\":\"send\",\"feature\":\"tally\",\"event\":{\"type\":\"add\",\"by\":1.5}}",
-      "invalid_field", "'event.by' must be integer 1…1000, got non-integer 1.5"
+      "invalid_field", "'event.by' must be integer 1…1000 written as digits only"
     ),
     (
       "{\"op\":\"send\",\"feature\":\"tally\",\"event\":{\"type\":\"add\",\"bye\":1}}",
@@ -142,7 +141,7 @@ struct DispatcherTests {
     ),
     (
       "{\"op\":\"send\",\"feature\":\"tally\",\"event\":{\"type\":\"label\",\"text\":\"x\",\"tags\":[\"a\",2]}}",
-      "invalid_field", "'event.tags[1]' must be string, got number"
+      "invalid_field", "no field 'tags'"
     ),
     ("{\"op\":\"undo\",\"feature\":\"plain\"}", "not_supported", "features with history: tally"),
   ])
@@ -164,20 +163,6 @@ struct DispatcherTests {
         #expect(get["state"] == ["count": 1, "label": ""])
         #expect(get.int("seq") == 1)
       }
-    }
-  }
-
-  @Test func theDecoderDecidesWhatTheSchemaOnlyDescribes() async throws {
-    try await withDispatcher { path, _, _ in
-      let client = try TestClient(path: path)
-      let accepted = try await client.call(
-        #"{"op":"send","feature":"tally","event":{"type":"note","text":"hi"}}"#)
-      #expect(accepted["state"]?["label"] == "hi")
-      let refused = try await client.call(
-        #"{"op":"send","feature":"tally","event":{"type":"note","text":[1]}}"#)
-      #expect(refused.errorCode == "invalid_field")
-      #expect(refused.errorMessage == "field 'event.text' must be integer, got array")
-      #expect(try await client.call(#"{"op":"get","feature":"tally"}"#).int("seq") == 1)
     }
   }
 
@@ -287,7 +272,8 @@ struct DispatcherTests {
         #"{"id":1,"op":"send","feature":"tally","event":{"type":"slow","milliseconds":100}}"#
           + "\n" + #"{"id":2,"op":"get","feature":"tally"}"# + "\n")
       client.shutdownWrite()
-      let lines = try await client.readToEnd()
+      // A generous bound: under ThreadSanitizer the whole suite shares two busy pool threads.
+      let lines = try await client.readToEnd(timeout: .seconds(60))
       #expect(lines.count == 2)
       #expect(try JSON(parsing: lines[0])["outcome"] == "handled")
       #expect(try JSON(parsing: lines[1])["state"]?["count"] == 1)
@@ -311,7 +297,7 @@ struct DispatcherTests {
   @Test func shutdownAnswersEventsInFlight() async throws {
     let registry = FeatureRegistry()
     let tally = TallyBloc()
-    registry.register("tally", tally)
+    registry.register(TallyFeature.self, tally)
     let dispatcher = RequestDispatcher(registry: registry, version: "test")
     let directory = TemporaryDirectory()
     var configuration = ServerConfiguration(socketPath: directory.socketPath, environment: [:])

@@ -15,6 +15,10 @@ import Wire
 /// - ```` ```python ```` then ```` ```output ````: the snippet runs with `python3` and must print
 ///   exactly the output block.
 /// - ```` ```json ````: illustrations of message shapes; each line must parse as a reply or push.
+/// - The features: the document shows the built-in ones (its `features` reply); a daemon with
+///   more (Scripts/new-feature) must still pass. An array ending in `"…"` matches any further
+///   elements, and the list of the documented features' names in an expected message stands
+///   for the list of those the daemon serves, taken from its `features` reply.
 @Suite("PROTOCOL.md")
 struct ProtocolDocumentTests {
   static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -52,13 +56,17 @@ struct ProtocolDocumentTests {
     #expect(blocks.filter { $0.language == "jsonl" }.count >= 10)
     let daemon = try await DaemonProcess()
     let tools = try ToolShims(for: ["socat", "nc"])
+    let served = Self.featureNames(of: try await daemon.client().call(#"{"op":"features"}"#))
+    let documented = try Self.documentedFeatures(blocks)
+    #expect(Array(served.prefix(documented.count)) == documented)
+    let featureList = (documented.joined(separator: ", "), served.joined(separator: ", "))
     var exchanges = 0
     var index = 0
     while index < blocks.count {
       let block = blocks[index]
       switch block.language {
       case "jsonl":
-        exchanges += try await runExchange(block, daemon)
+        exchanges += try await runExchange(block, daemon, featureList: featureList)
       case "console":
         try await runConsole(block, daemon, tools)
       case "python":
@@ -86,7 +94,9 @@ struct ProtocolDocumentTests {
   }
 
   /// Runs one jsonl block; returns the number of lines checked.
-  private func runExchange(_ block: Block, _ daemon: DaemonProcess) async throws -> Int {
+  private func runExchange(
+    _ block: Block, _ daemon: DaemonProcess, featureList: (documented: String, served: String)
+  ) async throws -> Int {
     var clients: [Int: TestClient] = [:]
     var checked = 0
     for (offset, line) in block.lines.enumerated() where !line.isEmpty {
@@ -99,7 +109,9 @@ struct ProtocolDocumentTests {
       if line[marker] == ">" {
         try client.write(body + "\n")
       } else {
-        let expected = try JSON(parsing: body)
+        let expected = try JSON(
+          parsing: body.replacingOccurrences(
+            of: featureList.documented, with: featureList.served))
         guard let received = try await client.readLine(timeout: .seconds(20)) else {
           Issue.record("\(place): connection closed, expected \(body)")
           return checked
@@ -167,7 +179,23 @@ struct ProtocolDocumentTests {
       executable, arguments, environment: environment, directory: Self.packageRoot)
   }
 
-  /// `"…"` in `expected` matches anything; objects match member by member, in any order.
+  /// The names in a `features` reply, in order.
+  static func featureNames(of reply: JSON) -> [String] {
+    reply["features"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
+  }
+
+  /// The names in the document's own `features` reply.
+  static func documentedFeatures(_ blocks: [Block]) throws -> [String] {
+    for block in blocks where block.language == "jsonl" {
+      for line in block.lines where line.hasPrefix("< ") && line.contains(#""features":["#) {
+        return featureNames(of: try JSON(parsing: String(line.dropFirst(2))))
+      }
+    }
+    Issue.record("PROTOCOL.md shows no features reply")
+    return []
+  }
+
+  /// `"…"` in `expected` matches anything (as an array's last element: any further elements); objects match member by member, in any order.
   static func matches(_ expected: JSON, _ actual: JSON) -> Bool {
     switch (expected, actual) {
     case (.string("…"), _):
@@ -175,6 +203,8 @@ struct ProtocolDocumentTests {
     case (.object(let want), .object(let have)):
       return want.count == have.count
         && want.allSatisfy { member in have[member.key].map { matches(member.value, $0) } ?? false }
+    case (.array(let want), .array(let have)) where want.last == .string("…"):
+      return want.count - 1 <= have.count && zip(want.dropLast(), have).allSatisfy(matches)
     case (.array(let want), .array(let have)):
       return want.count == have.count && zip(want, have).allSatisfy { matches($0, $1) }
     default:

@@ -4,8 +4,11 @@
 /// clients keep (marks, saved state). 64-bit FNV-1a is fixed and cheap.
 ///
 /// ```swift
-/// StableID.of("bash")  // the same positive Int64 on every run
+/// StableID.of("bash")  // the same positive Int64 on every run, at most 2^53 − 1
 /// ```
+/// Ids keep 53 bits of the hash, so JSON clients that read numbers as doubles (JavaScript,
+/// jq 1.6) read them exactly. Version 1 kept 63 bits: the same hash, so an old id masked to 53
+/// bits is the new one (see ``SavedMarks``).
 enum StableID {
   static func of(_ name: String) -> Int64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -13,8 +16,8 @@ enum StableID {
       hash ^= UInt64(byte)
       hash &*= 0x0000_0100_0000_01b3
     }
-    // Clear the sign bit so ids are positive; 0 is kept free as "no id".
-    let positive = Int64(bitPattern: hash & 0x7fff_ffff_ffff_ffff)
-    return positive == 0 ? 1 : positive
+    // Positive and at most 2^53 − 1; 0 is kept free as "no id".
+    let id = Int64(bitPattern: hash & UInt64(App.maximumID))
+    return id == 0 ? 1 : id
   }
 }

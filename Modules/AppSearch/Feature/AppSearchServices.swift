@@ -1,15 +1,14 @@
-import Settings
-
-/// The search service for each backend: the AppSearch bloc's one boundary.
+/// The search service for each ``SearchSource``: with ``SearchConfigurationSource``, what the
+/// AppSearch bloc needs from outside.
 ///
 /// ```swift
-/// AppSearchBloc(settings: settings, storage: storage, services: .live)
-/// AppSearchBloc(settings: settings, storage: storage, services: .using(FixtureService()))
+/// AppSearchBloc(configuration: configuration, storage: storage, services: .live)
+/// AppSearchBloc(storage: storage, services: .using(FixtureService()))
 /// ```
 public struct AppSearchServices: Sendable {
-  /// Used when `searchBackend` is `packages`.
+  /// Used for ``SearchSource/packages``.
   public var packages: any AppSearchService
-  /// Used when `searchBackend` is `itunes`.
+  /// Used for ``SearchSource/itunes``.
   public var itunes: any AppSearchService
 
   public init(packages: any AppSearchService, itunes: any AppSearchService) {
@@ -28,9 +27,9 @@ public struct AppSearchServices: Sendable {
     AppSearchServices(packages: service, itunes: service)
   }
 
-  /// The service for a backend.
-  public func service(for backend: SearchBackend) -> any AppSearchService {
-    switch backend {
+  /// The service for a source.
+  public func service(for source: SearchSource) -> any AppSearchService {
+    switch source {
     case .packages: return packages
     case .itunes: return itunes
     }

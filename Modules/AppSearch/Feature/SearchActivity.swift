@@ -1,3 +1,5 @@
+import FeatureKit
+
 /// What the search is doing. JSON: `{"status":"idle"}`, `{"status":"loading"}`,
 /// `{"status":"failed","message":"The search service answered with HTTP status 503."}`.
 public enum SearchActivity: Sendable, Hashable {
@@ -19,6 +21,13 @@ public enum SearchActivity: Sendable, Hashable {
 }
 
 extension SearchActivity: Codable {
+  /// The JSON shape, for `describe`.
+  public static let fieldType = FieldType.object([
+    FieldShape("status", .oneOf(["idle", "loading", "failed"]), "What the search is doing."),
+    FieldShape(
+      "message", .string(), "Why the search failed; only with status failed.", required: false),
+  ])
+
   private enum Field: String, CodingKey { case status, message }
 
   public init(from decoder: any Decoder) throws {

@@ -1,31 +1,32 @@
 import BlocCore
-import Settings
 
-/// Runs one search: reads the settings, asks the backend's service, and emits the answer unless
-/// it became stale.
+/// Runs one search: reads the configuration, asks the source's service, and emits the answer
+/// unless it became stale. A failure the state shows is thrown too, so the event ends `failed`.
 ///
 /// ```swift
 /// on(.search, transformer: .throttle { … }) { event, emit in try await runner.run(term, emit) }
 /// ```
 struct SearchRunner: Sendable {
-  let settings: any SettingsProvider
+  let configuration: any SearchConfigurationSource
   let services: AppSearchServices
   let edits: StateEdits<AppSearchState>
 
   func run(_ term: String, _ emit: Emitter<AppSearchState>) async throws {
     try Task.checkCancellation()
-    let now = settings.current
+    let now = configuration.configuration
     let term = term.trimmed
-    let query = SearchQuery(term: term, country: now.searchCountry, limit: now.searchLimit)
+    let query = SearchQuery(term: term, country: now.country, limit: now.limit)
     edits.apply(emit) { $0.begin(term) }
     let answer: Result<[App], any Error>
     do {
-      answer = .success(try await services.service(for: now.searchBackend).search(query))
+      answer = .success(try await services.service(for: now.source).search(query))
     } catch {
       answer = .failure(error)
     }
     // Superseded by a newer search, or closed: the emitter is inactive, so `apply` emits
     // nothing and the outcome is cancelled, whatever the service answered.
-    edits.apply(emit) { $0.finish(term, with: answer) }
+    var applied = false
+    edits.apply(emit) { applied = $0.finish(term, from: now.source, with: answer) }
+    if applied, case .failure(let error) = answer { throw error }
   }
 }

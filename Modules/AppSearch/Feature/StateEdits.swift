@@ -14,14 +14,22 @@ struct StateEdits<State: Sendable & Equatable>: Sendable {
 
   /// Applies `change` to the current state and emits the result, unless the handler is no
   /// longer active (superseded or closed). Returns the state emitted, or nil.
+  /// A `change` that throws emits nothing.
   @discardableResult
-  func apply(_ emit: Emitter<State>, _ change: (inout State) -> Void) -> State? {
-    lock.withLock { _ in
-      guard emit.isActive else { return nil }
+  func apply<Failure: Error>(
+    _ emit: Emitter<State>, _ change: (inout State) throws(Failure) -> Void
+  ) throws(Failure) -> State? {
+    let result: Result<State?, Failure> = lock.withLock { _ in
+      guard emit.isActive else { return .success(nil) }
       var state = emit.state
-      change(&state)
+      do throws(Failure) {
+        try change(&state)
+      } catch {
+        return .failure(error)
+      }
       emit(state)
-      return state
+      return .success(state)
     }
+    return try result.get()
   }
 }

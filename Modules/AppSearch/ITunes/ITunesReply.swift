@@ -32,6 +32,9 @@ struct ITunesReply: Decodable {
     apps.reserveCapacity(reply.results.count)
     for (index, result) in reply.results.enumerated() {
       guard let id = result.trackId else { throw .malformedReply("result \(index) has no trackId") }
+      guard (1...App.maximumID).contains(id) else {
+        throw .malformedReply("result \(index) has trackId \(id), outside 1…2^53 − 1")
+      }
       guard let name = result.trackName else {
         throw .malformedReply("result \(index) has no trackName")
       }

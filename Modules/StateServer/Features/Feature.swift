@@ -1,5 +1,5 @@
 import BlocCore
-import Foundation
+import FeatureKit
 import Wire
 
 /// A state as the wire carries it: its sequence number and its compact JSON text.
@@ -12,48 +12,54 @@ public struct StateSnapshot: Sendable, Equatable {
 
 /// One served bloc, seen through closures so the server needs no knowledge of its types.
 ///
-/// Created by ``FeatureRegistry/register(_:_:summary:)``.
+/// Created by ``FeatureRegistry/register(_:_:)``.
 public final class Feature: Sendable {
   public let name: String
   public let summary: String
-  /// The event schemas, in the order the feature declares them.
-  public let events: [EventSchema]
+  /// The events, in the order the feature declares them.
+  public let events: [EventShape]
   /// The fields of the state.
-  public let shape: [FieldSchema]
+  public let shape: [FieldShape]
   /// Whether the bloc keeps history, so `undo` and `redo` are supported.
   public let keepsHistory: Bool
 
-  private let schemaByType: [String: EventSchema]
   private let currentSnapshot: @Sendable () throws -> StateSnapshot
-  private let addEvent: @Sendable (EventPayload, EventSchema) throws(WireError) -> EventReceipt
-  private let step: @Sendable (_ forward: Bool) -> Bool
+  private let addEvent: @Sendable (EventPayload) throws(EventRefusal) -> EventReceipt
+  private let step: @Sendable (_ forward: Bool) -> UInt64?
+  private let stored: @Sendable (UInt64, @escaping @Sendable (PersistenceError?) -> Void) -> Void
   private let settle: @Sendable () async -> Void
   private let shutDown: @Sendable () async -> Void
   let watchers: WatchHub
+  let monitors: MonitorHub
 
-  init<E: DescribedEvent, S: DescribedState>(name: String, bloc: Bloc<E, S>, summary: String) {
-    self.name = name
-    self.summary = summary
-    events = E.schema
-    shape = S.shape
+  init<Description: FeatureDescription>(
+    _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>
+  ) {
+    name = description.name
+    summary = description.summary
+    let declaration = Description.Event.declaration
+    events = declaration.shapes
+    shape = Description.State.shape
     keepsHistory = bloc.keepsHistory
-    var byType: [String: EventSchema] = [:]
-    for schema in E.schema { byType[schema.type] = byType[schema.type] ?? schema }
-    schemaByType = byType
 
-    let codec = StateCodec<S>()
+    let codec = StateCodec<Description.State>()
     currentSnapshot = {
       // Sequence and state read together, so the state belongs to that number.
       let current = bloc.snapshot
       return try codec.snapshot(current.sequence, current.state)
     }
-    let decoder = EventDecoder<E>(feature: name)
-    addEvent = { payload, schema throws(WireError) in
-      bloc.add(try decoder.decode(payload, schema: schema))
+    addEvent = { payload throws(EventRefusal) in
+      // Wire's parsed value goes straight to the declaration: no text, no second parse.
+      bloc.add(try declaration.decode(type: payload.type, fields: EventInput(payload.fields)))
     }
-    step = { forward in forward ? bloc.redo() : bloc.undo() }
+    step = { forward in
+      // The sequence read after the step covers it (it may also cover later changes).
+      (forward ? bloc.redo() : bloc.undo()) ? bloc.sequence : nil
+    }
+    stored = { sequence, body in bloc.whenStored(sequence, body) }
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
+    let name = name
     watchers = WatchHub(
       feature: name,
       listen: { deliver in
@@ -65,6 +71,12 @@ public final class Feature: Sendable {
         }
       },
       stopListening: { token in bloc.removeListener(token) })
+    monitors = MonitorHub(
+      feature: name,
+      install: { report in
+        bloc.addObserver(EventTracker<Description.Event, Description.State>(report: report))
+      },
+      uninstall: { token in bloc.removeObserver(token) })
   }
 
   /// The valid event type names, in declaration order.
@@ -74,62 +86,96 @@ public final class Feature: Sendable {
   /// Throws when the state cannot be encoded as JSON.
   public func snapshot() throws -> StateSnapshot { try currentSnapshot() }
 
-  /// Validates `payload` against the schema, decodes it and adds it to the bloc, in the
-  /// caller's order. Throws the protocol error for a bad event; the state is then untouched.
+  /// Decodes `payload` through the feature's declaration and adds the event to the bloc, in
+  /// the caller's order. Throws the protocol error for a bad event (unknown fields first); the
+  /// state is then untouched.
   public func send(_ payload: EventPayload) throws(WireError) -> EventReceipt {
-    guard let schema = schemaByType[payload.type] else {
-      throw WireError(
-        .unknownEvent,
-        "feature '\(name)' has no event '\(payload.type)'; valid types: "
-          + eventTypes.joined(separator: ", "))
-    }
     do {
-      try EventValidator.validate(payload, against: schema)
+      return try addEvent(payload)
     } catch {
-      // The decoder has the last word on what the schema only describes; when it refuses
-      // too, the schema's message is the more precise one.
-      if error.isFinal { throw error.error }
-      do {
-        return try addEvent(payload, schema)
-      } catch _ {
-        throw error.error
-      }
+      throw WireError(refusal: error)
     }
-    return try addEvent(payload, schema)
   }
 
   /// How many connections watch this feature.
   public var watcherCount: Int { watchers.watcherCount }
 
-  /// Undoes the last change; false when there was nothing to undo.
-  public func undo() -> Bool { step(false) }
+  /// Undoes the last change. Returns a sequence number that covers the change (for
+  /// ``whenStored(_:_:)``), or nil when there was nothing to undo.
+  public func undo() -> UInt64? { step(false) }
 
-  /// Redoes the last undone change; false when there was nothing to redo.
-  public func redo() -> Bool { step(true) }
+  /// Redoes the last undone change. Returns a sequence number that covers the change, or nil
+  /// when there was nothing to redo.
+  public func redo() -> UInt64? { step(true) }
+
+  /// Calls `body` once the state of `sequence` (or a later one) is stored, with the error if
+  /// that write failed; at once when the feature persists nothing.
+  public func whenStored(
+    _ sequence: UInt64, _ body: @escaping @Sendable (PersistenceError?) -> Void
+  ) {
+    stored(sequence, body)
+  }
 
   /// Waits until the bloc finished the work started so far.
   public func settled() async { await settle() }
 
   /// Closes the bloc (cancels what still runs, waits until its state is stored) and ends
-  /// every watch of it.
+  /// every watch and monitor of it.
   public func close() async {
     await shutDown()
     watchers.stop()
+    monitors.stop()
   }
 }
 
-/// Encodes states into Wire's compact form (keys sorted, as `JSONEncoder` with `.sortedKeys`
-/// writes them), and keeps the newest so each sequence number is encoded once however many
-/// replies and pushes carry it.
-///
-/// ``StateEncoder`` builds the JSON directly; a state holding a type it does not reproduce
-/// (`Date`, `Data`, …) goes through `JSONEncoder` and Wire's parser instead.
+extension WireError {
+  /// The protocol error for a refused event.
+  init(refusal: EventRefusal) {
+    switch refusal.reason {
+    case .unknownEvent: self.init(.unknownEvent, refusal.message)
+    case .missingField: self.init(.missingField, refusal.message)
+    case .invalidField: self.init(.invalidField, refusal.message)
+    }
+  }
+}
+
+extension EventInput {
+  /// An event's members as the feature reads them, one level deep (scalars as they are,
+  /// arrays and objects by size).
+  init(_ object: JSONObject) {
+    guard !object.isEmpty else {
+      self.init()
+      return
+    }
+    self.init(object.map { member in (member.key, FieldInput(member.value)) })
+  }
+}
+
+extension FieldInput {
+  init(_ json: JSON) {
+    switch json {
+    case .null: self = .null
+    case .bool(let flag): self = .bool(flag)
+    case .integer(let value): self = .integer(value)
+    case .number(let value): self = .number(value)
+    case .string(let text): self = .string(text)
+    case .array(let elements): self = .array(count: elements.count)
+    case .object(let object): self = .object(count: object.count)
+    }
+  }
+}
+
+/// Encodes states into Wire's compact form with ``StateEncoder`` (keys sorted), and keeps the
+/// newest so each sequence number is encoded once however many replies and pushes carry it.
 final class StateCodec<S: Encodable & Sendable>: Sendable {
   private let latest = Locked<StateSnapshot?>(nil)
 
   func cached(_ sequence: UInt64) -> StateSnapshot? {
     latest.withLock { latest in latest?.seq == sequence ? latest : nil }
   }
+
+  /// A value's JSON (a state, or an event: declared events encode through their declaration).
+  static func encode(_ value: S) throws -> JSON { try StateEncoder.encode(value) }
 
   func snapshot(_ sequence: UInt64, _ state: S) throws -> StateSnapshot {
     if let cached = cached(sequence) { return cached }
@@ -138,46 +184,5 @@ final class StateCodec<S: Encodable & Sendable>: Sendable {
       if latest.map({ $0.seq <= sequence }) ?? true { latest = snapshot }
     }
     return snapshot
-  }
-
-  static func encode(_ state: S) throws -> JSON {
-    do {
-      return try StateEncoder.encode(state)
-    } catch is StateEncoder.Unsupported {
-      return try encodeWithFoundation(state)
-    }
-  }
-
-  /// `JSONEncoder` (sorted keys), read back with Wire's parser: the reference form.
-  static func encodeWithFoundation(_ state: S) throws -> JSON {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let data = try encoder.encode(state)
-    return try data.withUnsafeBytes { try JSONParser().parse($0) }
-  }
-}
-
-/// Turns a validated event payload into the feature's event type with `JSONDecoder`.
-/// Events without fields are decoded once per type and reused.
-final class EventDecoder<E: DescribedEvent>: Sendable {
-  private let feature: String
-  private let plain = Locked<[String: E]>([:])
-
-  init(feature: String) { self.feature = feature }
-
-  func decode(_ payload: EventPayload, schema: EventSchema) throws(WireError) -> E {
-    let reusable = payload.fields.isEmpty
-    if reusable, let event = plain.withLock({ $0[payload.type] }) { return event }
-    let bytes = payload.json.serialized()
-    let event: E
-    do {
-      event = try JSONDecoder().decode(E.self, from: Data(bytes))
-    } catch let error as DecodingError {
-      throw EventValidator.wireError(for: error, type: payload.type)
-    } catch {
-      throw WireError(.invalidField, "event '\(payload.type)' is not valid: \(error)")
-    }
-    if reusable { plain.withLock { $0[payload.type] = event } }
-    return event
   }
 }

@@ -1,14 +1,15 @@
 import BlocCore
+import FeatureKit
 import Wire
 
-/// The features a daemon serves, by name. The server knows features only through here.
+/// The features a daemon serves, by name. The server knows features only through here, and
+/// every list of features (`features`, `describe`, the documentation's tests) comes from it.
 ///
 /// Adding a feature is one line:
 ///
 /// ```swift
 /// let registry = FeatureRegistry()
-/// registry.register("counter", counterBloc)
-/// registry.register("settings", settingsBloc, summary: "Theme, step and other preferences.")
+/// registry.register(CounterFeature.self, CounterBloc(storage: storage))
 /// ```
 ///
 /// Register every feature before the server starts; names are unique.
@@ -17,17 +18,15 @@ public final class FeatureRegistry: Sendable {
 
   public init() {}
 
-  /// Serves `bloc` under `name`: its events (validated against `E.schema`), its state (encoded
-  /// with `JSONEncoder`, sorted keys), its history when it keeps one, and its updates for watch.
-  ///
-  /// - Parameters:
-  ///   - name: the `"feature"` clients use; letters, digits, `-`, `_` and `.`.
-  ///   - summary: one line for `features`; defaults to the bloc's name.
-  public func register<E: DescribedEvent, S: DescribedState>(
-    _ name: String, _ bloc: Bloc<E, S>, summary: String? = nil
+  /// Serves `bloc` as the feature `description` describes: its events (decoded and validated
+  /// by their declaration), its state (encoded by ``StateEncoder``), its history when it keeps
+  /// one, and its updates for watch.
+  public func register<Description: FeatureDescription>(
+    _ description: Description.Type, _ bloc: Bloc<Description.Event, Description.State>
   ) {
+    let name = description.name
     precondition(Self.isValidName(name), "feature name '\(name)' must be [A-Za-z0-9._-]+")
-    let feature = Feature(name: name, bloc: bloc, summary: summary ?? bloc.name)
+    let feature = Feature(description, bloc: bloc)
     entries.withLock { entries in
       precondition(
         !entries.contains { $0.name == name }, "feature '\(name)' is registered twice")

@@ -1,9 +1,10 @@
 import Foundation
 import Wire
 
-/// Encodes an `Encodable` state straight into Wire's ``JSON``, in the form the daemon has
-/// always sent: what `JSONEncoder` (sorted keys, slashes unescaped) writes, read back by
-/// `JSONParser`. No text is written and parsed again, and no `JSONEncoder` is involved.
+/// Encodes an `Encodable` state straight into Wire's ``JSON``: the one encoder of every state
+/// the daemon sends. Its output is what `JSONEncoder` (sorted keys, slashes unescaped) writes
+/// and storage keeps, read back by `JSONParser` (a test compares them for every feature). No
+/// text is written and parsed again.
 ///
 /// ```swift
 /// let json = try StateEncoder.encode(CounterState(count: 3))  // {"count":3}
@@ -13,11 +14,14 @@ import Wire
 /// (`.number` above `Int64.max`, as the parser reads them); a `Double` with an integral value
 /// up to 2^53 becomes `.integer`, as `JSONEncoder` writes it without a fraction. Types that
 /// `JSONEncoder` treats specially (`Date`, `Data`, `Decimal`, `URL`, …) throw
-/// ``Unsupported``: the caller then falls back to `JSONEncoder`.
+/// ``Unsupported``: a state holds JSON's own types (store a date as a number or a string).
 enum StateEncoder {
-  /// A value this encoder does not reproduce exactly; use `JSONEncoder` instead.
-  struct Unsupported: Error {
+  /// A value whose JSON form depends on an encoder's strategy; refused.
+  struct Unsupported: Error, CustomStringConvertible {
     let type: String
+    var description: String {
+      "\(type) has no single JSON form; store it as a number or a string in the state"
+    }
   }
 
   static func encode(_ value: some Encodable) throws -> JSON {

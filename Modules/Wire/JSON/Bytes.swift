@@ -31,6 +31,11 @@ extension UInt8 {
   static let closeBrace = UInt8(ascii: "}")
   static let openBracket = UInt8(ascii: "[")
   static let closeBracket = UInt8(ascii: "]")
+
+  /// Space, tab, line feed or carriage return: what JSON allows between tokens.
+  var isJSONWhitespace: Bool {
+    self == .space || self == .tab || self == .lineFeed || self == .carriageReturn
+  }
 }
 
 extension [UInt8] {

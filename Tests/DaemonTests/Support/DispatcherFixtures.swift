@@ -8,8 +8,8 @@ import Wire
 func withDispatcher(
   maxFrameBytes: Int = 1 << 20,
   register: (FeatureRegistry) -> Void = { registry in
-    registry.register("tally", TallyBloc(), summary: "A test tally.")
-    registry.register("plain", TallyBloc(history: nil), summary: "A tally without history.")
+    registry.register(TallyFeature.self, TallyBloc())
+    registry.register(PlainFeature.self, TallyBloc(history: nil))
   },
   _ body: (String, Server, FeatureRegistry) async throws -> Void
 ) async throws {

@@ -1,57 +1,72 @@
 import BlocCore
+import FeatureKit
 import Foundation
 import StateServer
 
-/// A small feature of the tests' own, exercising every schema type, history, failures and a
-/// slow handler.
-struct TallyEvent: DescribedEvent, Hashable {
+/// A small feature of the tests' own, exercising the declaration's field types, history,
+/// failures and a slow handler.
+struct TallyEvent: Hashable, Sendable {
   var type: String
   var by: Int?
   var value: Int?
   var message: String?
   var text: String?
   var color: String?
-  var tags: [String]?
   var milliseconds: Int?
-
-  var kind: String { type }
-
-  static let schema: [EventSchema] = [
-    EventSchema(
-      "add", "Adds 'by' (default 1) to the count.",
-      fields: [
-        .init("by", .integer(minimum: 1, maximum: 1000), "How much to add.", required: false)
-      ]
-    ),
-    EventSchema("set", "Sets the count.", fields: [.init("value", .integer, "The new count.")]),
-    EventSchema(
-      "fail", "Fails with the given message; the state stays as it is.",
-      fields: [.init("message", .string, "What the failure says.")]),
-    EventSchema(
-      "label", "Sets the label.",
-      fields: [
-        .init("text", .string, "The label text."),
-        .init("color", .oneOf(["red", "green"]), "A color.", required: false),
-        .init("tags", .array(.string), "Tags.", required: false),
-      ]),
-    // Says less than the decoder accepts (a string passes too), like a value whose type
-    // depends on another field.
-    EventSchema(
-      "note", "Sets the label; the schema claims an integer.",
-      fields: [.init("text", .integer, "The note.")]),
-    EventSchema(
-      "slow", "Waits, then adds 1.",
-      fields: [.init("milliseconds", .integer(minimum: 0, maximum: 60_000), "How long to wait.")]),
-  ]
 }
 
-struct TallyState: DescribedState {
+extension TallyEvent: DeclaredEvent {
+  var kind: String { type }
+
+  enum Color: String, CaseIterable, Encodable, Sendable { case red, green }
+
+  static let declaration = EventDeclaration<TallyEvent>(
+    feature: "tally",
+    .event(
+      "add", "Adds 'by' (default 1) to the count.",
+      .optional(.integer("by", "How much to add.", minimum: 1, maximum: 1000, example: 2))
+    ) { by in TallyEvent(type: "add", by: by) },
+    .event("set", "Sets the count.", .integer("value", "The new count.", example: 3)) { value in
+      TallyEvent(type: "set", value: value)
+    },
+    .event(
+      "fail", "Fails with the given message; the state stays as it is.",
+      .string("message", "What the failure says.", example: "no")
+    ) { message in TallyEvent(type: "fail", message: message) },
+    .event(
+      "label", "Sets the label.", .string("text", "The label text.", example: "a"),
+      .optional(.oneOf("color", "A color.", Color.self))
+    ) { text, color in TallyEvent(type: "label", text: text, color: color?.rawValue) },
+    .event(
+      "slow", "Waits, then adds 1.",
+      .integer(
+        "milliseconds", "How long to wait.", minimum: 0, maximum: 60_000, example: 10)
+    ) { milliseconds in TallyEvent(type: "slow", milliseconds: milliseconds) })
+}
+
+struct TallyState: DeclaredState {
   var count = 0
   var label = ""
 
-  static let shape: [FieldSchema] = [
-    .init("count", .integer, "The count."), .init("label", .string, "The label."),
-  ]
+  static let declaration = StateDeclaration(
+    initial: TallyState(),
+    .field("count", \.count, "The count."), .field("label", \.label, "The label."))
+}
+
+/// The tally, with history.
+enum TallyFeature: FeatureDescription {
+  typealias Event = TallyEvent
+  typealias State = TallyState
+  static let name = "tally"
+  static let summary = "A test tally."
+}
+
+/// The tally, without history.
+enum PlainFeature: FeatureDescription {
+  typealias Event = TallyEvent
+  typealias State = TallyState
+  static let name = "plain"
+  static let summary = "A tally without history."
 }
 
 struct TallyFailure: Error, CustomStringConvertible {
@@ -71,9 +86,6 @@ final class TallyBloc: Bloc<TallyEvent, TallyState>, @unchecked Sendable {
     }
     on("set") { event, emit in emit(TallyState(count: event.value ?? 0, label: emit.state.label)) }
     on("fail") { event, _ in throw TallyFailure(description: event.message ?? "failed") }
-    on("note") { event, emit in
-      emit(TallyState(count: emit.state.count, label: event.text ?? ""))
-    }
     on("label") { event, emit in emit(TallyState(count: emit.state.count, label: event.text ?? ""))
     }
     let started = slowStarted

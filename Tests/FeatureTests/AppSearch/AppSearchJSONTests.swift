@@ -1,5 +1,6 @@
 import AppSearch
 import BlocCore
+import FeatureKit
 import Testing
 
 /// The exact JSON of search events and state, as documented in FEATURES.md.
@@ -9,6 +10,7 @@ import Testing
       (AppSearchEvent.search("maps"), #"{"term":"maps","type":"search"}"#),
       (.toggleMark(123), #"{"id":123,"type":"toggleMark"}"#),
       (.clear, #"{"type":"clear"}"#),
+      (.clearMarks, #"{"type":"clearMarks"}"#),
     ])
   func eventsRoundTrip(event: AppSearchEvent, text: String) throws {
     #expect(try json(event) == text)
@@ -19,31 +21,40 @@ import Testing
     arguments: [
       (
         #"{"type":"find"}"#,
-        #"unknown search event type "find"; accepted: search, toggleMark, clear"#
-      ),
-      (#"{"type":"search"}"#, #"search event "search" needs field "term": a string"#),
-      (
-        #"{"type":"search","term":5}"#,
-        #"field "term" of search event "search" must be a string; got 5"#
+        "feature 'search' has no event 'find'; valid types: search, toggleMark, clear, clearMarks"
       ),
       (
-        #"{"type":"toggleMark"}"#, #"search event "toggleMark" needs field "id": an integer app id"#
+        #"{"type":"search"}"#,
+        #"missing field 'event.term' (string): Free text; surrounding whitespace is ignored. Example: {"type":"search","term":"maps"}"#
+      ),
+      (#"{"type":"search","term":5}"#, "field 'event.term' must be string, got 5"),
+      (
+        #"{"type":"toggleMark"}"#,
+        #"missing field 'event.id' (integer 1…9007199254740991): The app's id, as in results or marks. Example: {"type":"toggleMark","id":42}"#
       ),
       (
         #"{"type":"toggleMark","id":"42"}"#,
-        #"field "id" of search event "toggleMark" must be an integer app id; got "42""#
+        #"field 'event.id' must be integer 1…9007199254740991, got "42""#
+      ),
+      // Issue 10.3: ids a JavaScript client would round are refused.
+      (
+        #"{"type":"toggleMark","id":9007199254740992}"#,
+        "field 'event.id' must be integer 1…9007199254740991, got 9007199254740992"
       ),
     ])
   func badEventsAreRefusedNamingFieldAndWhatIsAccepted(text: String, message: String) {
     let actual = decodingMessage(AppSearchEvent.self, text)
-    #expect(actual?.hasPrefix(message) == true, "got: \(actual ?? "no error")")
+    #expect(actual == message)
   }
 
   @Test func stateRoundTripsWithEachActivity() throws {
+    let maps = Mark(id: 42, name: "Maps", backend: .itunes)
     let found = AppSearchState(
-      term: "maps", results: [App(id: 42, name: "Maps", genre: "Navigation")], marks: [42, 7, 42])
+      term: "maps", results: [App(id: 42, name: "Maps", genre: "Navigation")],
+      marks: [maps, Mark(id: 7, name: "Old", backend: nil), maps])
     let text =
-      #"{"activity":{"status":"idle"},"marks":[7,42],"#
+      #"{"activity":{"status":"idle"},"marks":[{"id":7,"name":"Old"},"#
+      + #"{"backend":"itunes","id":42,"name":"Maps"}],"#
       + #""results":[{"genre":"Navigation","id":42,"name":"Maps"}],"term":"maps"}"#
     #expect(try json(found) == text)
     #expect(try decode(AppSearchState.self, text) == found)
@@ -58,8 +69,9 @@ import Testing
     #expect(try json(SearchActivity.loading) == #"{"status":"loading"}"#)
   }
 
-  @Test func schemaListsEveryEventAndField() {
-    #expect(AppSearchEvent.schema.map(\.type) == ["search", "toggleMark", "clear"])
+  @Test func declarationListsEveryEventAndField() {
+    #expect(AppSearchEvent.declaration.types == ["search", "toggleMark", "clear", "clearMarks"])
     #expect(AppSearchState.shape.map(\.name) == ["term", "results", "marks", "activity"])
+    #expect(Mark.shape.map(\.name) == ["id", "name", "backend"])
   }
 }

@@ -5,98 +5,157 @@ import Foundation
 import Settings
 import Testing
 
-/// Marks: toggling, surviving searches, clears and restarts.
+/// Marks: toggling, surviving searches, clears and restarts, refusals, the stored form.
 @Suite struct AppSearchMarksTests {
   typealias State = AppSearchState
+
+  /// The one app `FakeSearchService` finds for "maps" (id 4), and its mark.
+  static let maps = FakeSearchService.apps(for: "maps")
+  static let mapsMark = Mark(id: 4, name: "maps", backend: .packages)
 
   @Test func marksSurviveNewSearchesAndClear() async {
     await blocTest(
       build: { clock in
         AppSearchBloc(
-          settings: FixedSettings(), storage: InMemoryStorage(),
-          services: .using(FakeSearchService()), clock: clock)
+          storage: InMemoryStorage(), services: .using(FakeSearchService()), clock: clock)
       },
       act: { context in
-        await context.bloc.send(.toggleMark(42))
-        await context.bloc.send(.toggleMark(7))
         await context.bloc.send(.search("maps"))
+        await context.bloc.send(.toggleMark(4))
+        await context.advance(by: .milliseconds(200))
+        await context.bloc.send(.search("bash"))
         await context.bloc.send(.clear)
-        await context.bloc.send(.toggleMark(42))
+        await context.bloc.send(.toggleMark(4))
       },
       expect: [
-        State(marks: [42]),
-        State(marks: [7, 42]),
-        State(term: "maps", marks: [7, 42], activity: .loading),
-        State(term: "maps", results: FakeSearchService.apps(for: "maps"), marks: [7, 42]),
-        State(marks: [7, 42]),
-        State(marks: [7]),
+        State(term: "maps", activity: .loading),
+        State(term: "maps", results: Self.maps),
+        State(term: "maps", results: Self.maps, marks: [Self.mapsMark]),
+        State(term: "bash", results: Self.maps, marks: [Self.mapsMark], activity: .loading),
+        State(
+          term: "bash", results: FakeSearchService.apps(for: "bash"), marks: [Self.mapsMark]),
+        State(marks: [Self.mapsMark]),
+        State(),
       ])
   }
 
+  /// Issue 10.3: an id that is neither a result nor marked is refused, and nothing changes.
+  @Test func anUnknownIdIsRefusedClearly() async {
+    let bloc = AppSearchBloc(storage: InMemoryStorage(), services: .using(FakeSearchService()))
+    #expect(
+      failure(await bloc.send(.toggleMark(9)))
+        == "no app with id 9 in the results or the marks; search for it first, then mark an id "
+        + "from the results")
+    #expect(bloc.state == State())
+    await bloc.close()
+  }
+
+  /// Issue 10.3: one event clears every mark, and the cleared marks are stored.
+  @Test func clearMarksRemovesEveryMark() async throws {
+    let storage = InMemoryStorage()
+    let bloc = AppSearchBloc(storage: storage, services: .using(FakeSearchService()))
+    await bloc.send(.search("maps"))
+    await bloc.send(.toggleMark(4))
+    #expect(await bloc.send(.clearMarks).isHandled)
+    #expect(bloc.state.marks.isEmpty)
+    #expect(
+      String(decoding: try #require(storage.snapshot["search-marks"]), as: UTF8.self)
+        == #"{"schemaVersion":2,"state":{"marks":[]}}"#)
+    await bloc.close()
+  }
+
   @Test func aMarkToggledDuringASearchIsKeptWhenTheAnswerArrives() async {
-    let service = FakeSearchService(gated: ["maps"])
+    let service = FakeSearchService(gated: ["bash"])
     await blocTest(
       build: { clock in
-        AppSearchBloc(
-          settings: FixedSettings(), storage: InMemoryStorage(), services: .using(service),
-          clock: clock)
+        AppSearchBloc(storage: InMemoryStorage(), services: .using(service), clock: clock)
       },
       act: { context in
-        let search = context.bloc.add(.search("maps"))
+        await context.bloc.send(.search("maps"))
+        await context.advance(by: .milliseconds(200))
+        let search = context.bloc.add(.search("bash"))
         await eventually { service.gate.waiting == 1 }
-        await context.bloc.send(.toggleMark(5))
+        await context.bloc.send(.toggleMark(4))
         service.gate.open()
         #expect(await search.outcome.isHandled)
       },
       expect: [
         State(term: "maps", activity: .loading),
-        State(term: "maps", marks: [5], activity: .loading),
-        State(term: "maps", results: [App(id: 666, name: "stale answer for maps")], marks: [5]),
+        State(term: "maps", results: Self.maps),
+        State(term: "bash", results: Self.maps, activity: .loading),
+        State(term: "bash", results: Self.maps, marks: [Self.mapsMark], activity: .loading),
+        State(
+          term: "bash", results: [App(id: 666, name: "stale answer for bash")],
+          marks: [Self.mapsMark]),
       ])
   }
 
-  @Test func marksSurviveARestartInARealDirectory() async throws {
+  /// Issue 10.3: a mark keeps its name and backend, so it can be shown after a restart.
+  @Test func marksSurviveARestartWithNameAndBackend() async throws {
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     func make() throws -> AppSearchBloc {
       AppSearchBloc(
-        settings: FixedSettings(), storage: try FileStorage(directory: directory),
-        services: .using(FakeSearchService()))
+        storage: try FileStorage(directory: directory), services: .using(FakeSearchService()))
     }
     let first = try make()
-    await first.send(.toggleMark(42))
-    await first.send(.toggleMark(7))
     await first.send(.search("maps"))
+    await first.send(.toggleMark(4))
     // toggleMark's outcome arrives once stored: the file is there before any close.
     #expect(
-      try storedText(directory, "search-marks") == #"{"schemaVersion":1,"state":{"marks":[7,42]}}"#)
+      try storedText(directory, "search-marks")
+        == #"{"schemaVersion":2,"state":{"marks":[{"backend":"packages","id":4,"name":"maps"}]}}"#
+    )
     await first.close()
 
     let second = try make()
     #expect(second.marksRestoreIssue == nil)
-    #expect(second.state == State(marks: [7, 42]), "only the marks come back")
-    await second.send(.toggleMark(42))
+    #expect(second.state == State(marks: [Self.mapsMark]), "only the marks come back")
+    await second.send(.toggleMark(4))
     await second.close()
-    #expect(try make().state.marks == [7])
+    #expect(try make().state.marks == [])
+  }
+
+  /// Issue 10.3: marks stored by version 1 (ids only, 63-bit package ids) migrate.
+  @Test func marksStoredAsIdsOnlyMigrate() async throws {
+    let bashV1: Int64 = 0x6c83_f05d_4b36_7ad1  // a package id of version 1, above 2^53
+    let storage = InMemoryStorage([
+      "search-marks": Data(#"{"schemaVersion":1,"state":{"marks":[7,\#(bashV1)]}}"#.utf8)
+    ])
+    let bloc = AppSearchBloc(storage: storage, services: .using(FakeSearchService()))
+    #expect(bloc.marksRestoreIssue == nil)
+    #expect(
+      bloc.state.marks == [
+        Mark(id: 7, name: nil, backend: .itunes),
+        Mark(id: bashV1 & App.maximumID, name: nil, backend: .packages),
+      ])
+    #expect(bloc.state.marks.allSatisfy { $0.id <= App.maximumID })
+    // The next change stores the new form.
+    await bloc.send(.toggleMark(7))
+    #expect(
+      String(decoding: try #require(storage.snapshot["search-marks"]), as: UTF8.self)
+        == #"{"schemaVersion":2,"state":{"marks":[{"backend":"packages","id":\#(bashV1 & App.maximumID)}]}}"#
+    )
+    await bloc.close()
   }
 
   @Test func unreadableMarksAreKeptAsideAndReported() async throws {
     let storage = InMemoryStorage(["search-marks": Data("[1,2".utf8)])
-    let bloc = AppSearchBloc(
-      settings: FixedSettings(), storage: storage, services: .using(FakeSearchService()))
+    let bloc = AppSearchBloc(storage: storage, services: .using(FakeSearchService()))
     #expect(bloc.state == State())
     let issue = try #require(bloc.marksRestoreIssue)
     #expect("\(issue)".contains("cannot read stored state 'search-marks'"))
     #expect(storage.snapshot["search-marks.unreadable-1"] == Data("[1,2".utf8))
+    await bloc.send(.search("abc"))
     await bloc.send(.toggleMark(3))
     await bloc.close()
-    #expect(String(decoding: storage.snapshot["search-marks"]!, as: UTF8.self).contains("[3]"))
+    #expect(String(decoding: storage.snapshot["search-marks"]!, as: UTF8.self).contains(#""id":3"#))
   }
 
   @Test func toggleMarkFailsWhenTheMarksCannotBeStored() async throws {
-    let bloc = AppSearchBloc(
-      settings: FixedSettings(), storage: ReadOnlyStorage(), services: .using(FakeSearchService()))
-    let outcome = await bloc.send(.toggleMark(9))
+    let bloc = AppSearchBloc(storage: ReadOnlyStorage(), services: .using(FakeSearchService()))
+    await bloc.send(.search("abc"))
+    let outcome = await bloc.send(.toggleMark(3))
     #expect(failure(outcome)?.hasPrefix("cannot save state 'search-marks': read-only") == true)
     await bloc.close()
   }
@@ -107,8 +166,10 @@ import Testing
     let storage = try FileStorage(directory: directory)
     let settings = SettingsBloc(storage: storage)
     let search = AppSearchBloc(
-      settings: settings, storage: storage, services: .using(FakeSearchService()))
+      configuration: ConfigurationFromSettings(settings), storage: storage,
+      services: .using(FakeSearchService()))
     await settings.send(.set(.searchLimit, 3))
+    await search.send(.search("a"))
     await search.send(.toggleMark(1))
     await search.close()
     await settings.close()

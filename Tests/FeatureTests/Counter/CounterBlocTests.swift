@@ -9,8 +9,7 @@ import Testing
   @Test func stepsBySettingsStep() async {
     await blocTest(
       build: { _ in
-        CounterBloc(
-          settings: FixedSettings(.with(.set(.counterStep, 3))), storage: InMemoryStorage())
+        CounterBloc(rules: FixedCounterRules(CounterRules(step: 3)), storage: InMemoryStorage())
       },
       act: { context in
         context.bloc.add(.increment)
@@ -23,10 +22,9 @@ import Testing
   }
 
   @Test func goingPastABoundIsRefusedAndTheCountKept() async {
-    let settings = FixedSettings(
-      .with(.set(.counterStep, 2), .set(.counterMinimum, -5), .set(.counterMaximum, 10)))
+    let rules = FixedCounterRules(CounterRules(step: 2, minimum: -5, maximum: 10))
     await blocTest(
-      build: { _ in CounterBloc(settings: settings, storage: InMemoryStorage()) },
+      build: { _ in CounterBloc(rules: rules, storage: InMemoryStorage()) },
       act: { context in
         await context.bloc.send(.set(9))
         #expect(failure(await context.bloc.send(.increment)) == "count would exceed the maximum 10")
@@ -47,7 +45,7 @@ import Testing
   @Test func aSettingsChangeAppliesToTheNextEvent() async {
     let settings = SettingsBloc(storage: InMemoryStorage())
     await blocTest(
-      build: { _ in CounterBloc(settings: settings, storage: InMemoryStorage()) },
+      build: { _ in CounterBloc(rules: RulesFromSettings(settings), storage: InMemoryStorage()) },
       act: { context in
         await context.bloc.send(.increment)
         await settings.send(.set(.counterStep, 5))
@@ -63,7 +61,7 @@ import Testing
   }
 
   @Test func concurrentIncrementsAndDecrementsNeverLoseAnUpdate() async {
-    let counter = CounterBloc(settings: FixedSettings(), storage: InMemoryStorage())
+    let counter = CounterBloc(storage: InMemoryStorage())
     let receipts = await withTaskGroup(of: [EventReceipt].self) { group in
       for task in 0..<8 {
         group.addTask {
@@ -83,7 +81,7 @@ import Testing
 
   @Test func eventsAreHandledOneAtATimeInTheOrderAdded() async {
     await blocTest(
-      build: { _ in CounterBloc(settings: FixedSettings(), storage: InMemoryStorage()) },
+      build: { _ in CounterBloc(storage: InMemoryStorage()) },
       act: { context in
         for value in 1...300 {
           context.bloc.add(value.isMultiple(of: 3) ? .increment : .set(value))
@@ -94,7 +92,7 @@ import Testing
 
   @Test func undoAndRedo() async {
     await blocTest(
-      build: { _ in CounterBloc(settings: FixedSettings(), storage: InMemoryStorage()) },
+      build: { _ in CounterBloc(storage: InMemoryStorage()) },
       act: { context in
         let counter = context.bloc
         for _ in 0..<3 { await counter.send(.increment) }
@@ -112,14 +110,14 @@ import Testing
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let first = CounterBloc(
-      settings: FixedSettings(), storage: try FileStorage(directory: directory))
+      storage: try FileStorage(directory: directory))
     for _ in 0..<3 { await first.send(.increment) }
     // The outcome arrives once stored: no close needed before reading.
     #expect(try storedText(directory, "counter") == #"{"schemaVersion":1,"state":{"count":3}}"#)
     #expect(first.undo())
     await first.waitUntilStored()
     let second = CounterBloc(
-      settings: FixedSettings(), storage: try FileStorage(directory: directory))
+      storage: try FileStorage(directory: directory))
     #expect(second.state.count == 2, "an undo is stored too")
     #expect(!second.canUndo, "history is not persisted")
     await first.close()

@@ -22,13 +22,34 @@ import Testing
       ])
   }
 
+  /// Settings' own service: where its defaults come from.
+  @Test func defaultsComeFromTheDefaultsSource() async {
+    let custom = SettingsState.with(.set(.searchLimit, 5), .set(.searchBackend, "itunes"))
+    await blocTest(
+      build: { _ in
+        SettingsBloc(storage: InMemoryStorage(), defaults: FixedSettingsDefaults(custom))
+      },
+      act: { context in
+        #expect(context.bloc.state == custom)
+        await context.bloc.send(.set(.searchLimit, 50))
+        await context.bloc.send(.reset(.searchLimit))
+        await context.bloc.send(.set(.searchCountry, "de"))
+        await context.bloc.send(.resetAll)
+      },
+      expect: [
+        .with(.set(.searchLimit, 50), .set(.searchBackend, "itunes")), custom,
+        .with(.set(.searchLimit, 5), .set(.searchBackend, "itunes"), .set(.searchCountry, "de")),
+        custom,
+      ])
+  }
+
   @Test func anInvalidValueIsRefusedAndTheStateKept() async {
     await blocTest(
       build: { _ in SettingsBloc(storage: InMemoryStorage()) },
       act: { context in
         let outcome = await context.bloc.send(.set(.searchLimit, 500))
         #expect(failure(outcome) == "searchLimit must be an integer from 1 to 200; got 500")
-        #expect(context.bloc.current == .defaults)
+        #expect(context.bloc.state == .defaults)
         await context.bloc.send(.set(.counterMaximum, 10))
         let crossed = await context.bloc.send(.set(.counterMinimum, 11))
         #expect(
@@ -51,7 +72,7 @@ import Testing
     await withTaskGroup(of: Void.self) { group in
       for event in events { group.addTask { await bloc.send(event) } }
     }
-    #expect(bloc.current == (try SettingsState.defaults.applying(events)))
+    #expect(bloc.state == (try SettingsState.defaults.applying(events)))
     await bloc.close()
   }
 
@@ -70,11 +91,11 @@ import Testing
 
     let second = SettingsBloc(storage: try FileStorage(directory: directory))
     #expect(second.restoreIssue == nil)
-    #expect(second.current.searchCountry == "de")
-    #expect(second.current.counterMinimum == -5)
+    #expect(second.state.searchCountry == "de")
+    #expect(second.state.counterMinimum == -5)
     // The outcome arrives once stored: a third instance sees the reset without a close.
     #expect(await second.send(.resetAll).isHandled)
-    #expect(SettingsBloc(storage: try FileStorage(directory: directory)).current == .defaults)
+    #expect(SettingsBloc(storage: try FileStorage(directory: directory)).state == .defaults)
     await second.close()
   }
 
@@ -83,7 +104,7 @@ import Testing
       "settings": Data(#"{"schemaVersion":1,"state":{"searchLimit":500}}"#.utf8)
     ])
     let bloc = SettingsBloc(storage: storage)
-    #expect(bloc.current == .defaults)
+    #expect(bloc.state == .defaults)
     let issue = try #require(bloc.restoreIssue)
     #expect("\(issue)".contains("searchLimit must be an integer from 1 to 200; got 500"))
     #expect(storage.snapshot["settings.unreadable-1"] != nil, "the user's file is kept aside")
@@ -96,7 +117,7 @@ import Testing
     ])
     let bloc = SettingsBloc(storage: storage)
     #expect(bloc.restoreIssue == nil)
-    #expect(bloc.current == .with(.set(.searchBackend, "itunes")))
+    #expect(bloc.state == .with(.set(.searchBackend, "itunes")))
     await bloc.close()
   }
 }

@@ -1,4 +1,5 @@
 import BlocCore
+import FeatureKit
 import Settings
 import Testing
 
@@ -27,15 +28,12 @@ import Testing
     arguments: [
       (
         #"{"type":"toggle"}"#,
-        #"unknown settings event type "toggle"; accepted: set, reset, resetAll"#
+        "feature 'settings' has no event 'toggle'; valid types: set, reset, resetAll"
       ),
-      (
-        #"{"key":"searchLimit"}"#,
-        #"a settings event needs field "type": one of set, reset, resetAll"#
-      ),
+      (#"{"key":"searchLimit"}"#, "missing field 'event.type' (one of: set, reset, resetAll)"),
       (
         #"{"type":7}"#,
-        #"field "type" of a settings event must be a string, one of set, reset, resetAll; got 7"#
+        "field 'event.type' must be a string (one of: set, reset, resetAll), got 7"
       ),
       (
         #"["set"]"#,
@@ -43,39 +41,60 @@ import Testing
       ),
       (
         #"{"type":"set","key":"colour","value":1}"#,
-        #"field "key" of settings event "set" must be one of searchBackend, searchCountry, searchLimit, searchThrottleMs, counterStep, counterMinimum, counterMaximum; got "colour""#
+        #"field 'event.key' must be one of searchBackend | searchCountry | searchLimit | searchThrottleMs | counterStep | counterMinimum | counterMaximum, got "colour""#
       ),
       (
         #"{"type":"set","value":1}"#,
-        #"settings event "set" needs field "key": one of searchBackend"#
+        #"missing field 'event.key' (one of searchBackend | searchCountry | searchLimit | searchThrottleMs | counterStep | counterMinimum | counterMaximum): The setting. Example: {"type":"set","key":"searchLimit","value":50}"#
       ),
       (
         #"{"type":"set","key":"searchLimit","value":"50"}"#,
-        #"field "value" of settings event "set" must be an integer from 1 to 200 (for searchLimit); got "50""#
+        #"field 'event.value' must be an integer from 1 to 200 (for searchLimit), got "50""#
       ),
       (
         #"{"type":"set","key":"searchLimit","value":2.5}"#,
-        #"field "value" of settings event "set" must be an integer from 1 to 200 (for searchLimit); got 2.5"#
+        "field 'event.value' must be integer written as digits only (like 5), got a number with a fraction or an exponent"
       ),
+      // Issue 9.7: a missing value says its type and gives an example for its key.
       (
         #"{"type":"set","key":"searchLimit"}"#,
-        #"settings event "set" needs field "value": an integer from 1 to 200 (for searchLimit)"#
+        #"missing field 'event.value' (integer 1…200 for searchLimit): The most results a search returns. Example: {"type":"set","key":"searchLimit","value":50}"#
       ),
       (
         #"{"type":"set","key":"counterStep","value":null}"#,
-        #"field "value" of settings event "set" must be an integer of at least 1 (for counterStep); got null"#
+        "field 'event.value' must be an integer of at least 1 (for counterStep), got null"
       ),
       (
         #"{"type":"set","key":"searchBackend","value":1}"#,
-        #"field "value" of settings event "set" must be one of packages, itunes (for searchBackend); got 1"#
+        "field 'event.value' must be one of packages, itunes (for searchBackend), got 1"
       ),
       (
         #"{"type":"set","key":"counterMaximum","value":true}"#,
-        #"field "value" of settings event "set" must be an integer, or null for no bound (for counterMaximum); got true"#
+        "field 'event.value' must be an integer, a string or null, got true"
       ),
       (
         #"{"type":"reset","key":[1]}"#,
-        #"field "key" of settings event "reset" must be one of searchBackend"#
+        "field 'event.key' must be one of searchBackend | searchCountry | searchLimit | searchThrottleMs | counterStep | counterMinimum | counterMaximum, got an array of 1"
+      ),
+      // Issue 12.3: an unknown field is refused whatever the other fields hold.
+      (
+        #"{"type":"set","key":"searchBackend","value":"packages","zzUnknownField":1}"#,
+        "event 'set' has no field 'zzUnknownField' (at 'event.zzUnknownField'); its fields are key, value"
+      ),
+      (
+        #"{"type":"set","key":"searchLimit","value":5,"zzUnknownField":1}"#,
+        "event 'set' has no field 'zzUnknownField' (at 'event.zzUnknownField'); its fields are key, value"
+      ),
+      // Issue 9.7: an unknown field is reported as unknown, not as a missing one.
+      (
+        #"{"type":"set","kee":"searchLimit","value":5}"#,
+        "event 'set' has no field 'kee' (at 'event.kee'); its fields are key, value"
+      ),
+      // Issue 10.2: a number is never rounded to an integer (JSONDecoder reads 1e-400 as the
+      // integer 0, so that case is tested against the daemon, whose parser keeps the form).
+      (
+        #"{"type":"set","key":"counterMaximum","value":9223372036854775808}"#,
+        "field 'event.value' must be integer, got a number out of range"
       ),
     ])
   func badEventsAreRefusedNamingFieldAndWhatIsAccepted(text: String, message: String) {
@@ -109,18 +128,25 @@ import Testing
     )
     #expect(
       decodingMessage(SettingsState.self, #"{"searchCountry":[]}"#)
-        == "a setting value must be an integer, a string or null; got an array")
+        == "a setting value must be an integer, a string or null")
   }
 
-  @Test func schemaDescribesEveryEventAndSetting() {
-    #expect(SettingsEvent.schema.map(\.type) == ["set", "reset", "resetAll"])
+  @Test func declarationDescribesEveryEventAndSetting() {
+    #expect(SettingsEvent.declaration.types == ["set", "reset", "resetAll"])
     #expect(SettingsState.shape.map(\.name) == SettingKey.allCases.map(\.rawValue))
     let limit = SettingsState.shape.first { $0.name == "searchLimit" }
     #expect(limit?.type == .integer(minimum: 1, maximum: 200))
     #expect(limit?.summary.contains("Default: 20") == true)
     #expect(
-      SettingsState.shape.filter { !$0.required }.map(\.name) == [
+      SettingsState.shape.filter { !$0.isRequired }.map(\.name) == [
         "counterMinimum", "counterMaximum",
       ])
+    // Issue 12: describe gives searchCountry's two-letter rule.
+    let country = SettingsState.shape.first { $0.name == "searchCountry" }
+    #expect(country?.type == .string(SettingKey.countryCode))
+    #expect(country?.type.description.contains("two letters") == true)
+    // Issue 7: a value whose type depends on the key is described as what it is.
+    let value = SettingsEvent.declaration.eventCase("set")?.fields.last
+    #expect(value?.type == .anyOf([.integer(), .string(), .null]))
   }
 }

@@ -1,4 +1,5 @@
 import BlocCore
+import FeatureKit
 import Foundation
 
 /// Encodes with sorted keys and plain slashes, so that tests can compare exact text.
@@ -13,12 +14,14 @@ func decode<Value: Decodable>(_ type: Value.Type, _ text: String) throws -> Valu
   try JSONDecoder().decode(Value.self, from: Data(text.utf8))
 }
 
-/// The readable message of the `DecodingError` that decoding `text` throws, or nil when it
-/// decodes (or throws something else).
+/// The readable message of the refusal or `DecodingError` that decoding `text` throws, or nil
+/// when it decodes (or throws something else).
 func decodingMessage<Value: Decodable>(_ type: Value.Type, _ text: String) -> String? {
   do {
     _ = try decode(Value.self, text)
     return nil
+  } catch let refusal as EventRefusal {
+    return refusal.message
   } catch let error as DecodingError {
     switch error {
     case .typeMismatch(_, let context), .valueNotFound(_, let context),

@@ -1,0 +1,86 @@
+/// `Codable` for every ``DeclaredEvent``, from its declaration: no second description of the
+/// JSON form.
+extension DeclaredEvent {
+  public init(from decoder: any Decoder) throws {
+    let declaration = Self.declaration
+    let types = declaration.types.joined(separator: ", ")
+    guard let object = try? decoder.container(keyedBy: FieldKey.self) else {
+      throw EventRefusal(
+        .invalidField,
+        "a \(declaration.feature) event must be a JSON object with a \"type\" (one of \(types))")
+    }
+    guard object.contains(.type) else {
+      throw EventRefusal(.missingField, "missing field 'event.type' (one of: \(types))")
+    }
+    guard case .string(let type) = FieldInput(object, .type) else {
+      throw EventRefusal(
+        .invalidField,
+        "field 'event.type' must be a string (one of: \(types)), got "
+          + FieldInput(object, .type).sketch)
+    }
+    var members: [(name: String, value: FieldInput)] = []
+    for key in object.allKeys where key != .type {
+      members.append((key.stringValue, FieldInput(object, key)))
+    }
+    self = try declaration.decode(type: type, fields: EventInput(members))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    let mirror = Mirror(reflecting: self)
+    let payload = mirror.children.first
+    let type = payload?.label ?? String(describing: self)
+    guard let eventCase = Self.declaration.eventCase(type) else {
+      throw EncodingError.invalidValue(
+        self,
+        .init(
+          codingPath: encoder.codingPath,
+          debugDescription: "no declared event is named like the case '\(type)'"))
+    }
+    var object = encoder.container(keyedBy: FieldKey.self)
+    try object.encode(type, forKey: .type)
+    let values: [Any]
+    switch eventCase.fields.count {
+    case 0: values = []
+    case 1: values = payload.map { [$0.value] } ?? []
+    default: values = payload.map { Mirror(reflecting: $0.value).children.map(\.value) } ?? []
+    }
+    for (field, (shape, value)) in zip(eventCase.writers, zip(eventCase.fields, values)) {
+      guard let encodable = field(value) else { continue }
+      try object.encode(encodable, forKey: FieldKey(shape.name))
+    }
+  }
+}
+
+extension FieldInput {
+  /// The member `key` of a decoding container, one level deep.
+  init(_ object: KeyedDecodingContainer<FieldKey>, _ key: FieldKey) {
+    if (try? object.decodeNil(forKey: key)) == true {
+      self = .null
+    } else if let flag = try? object.decode(Bool.self, forKey: key) {
+      self = .bool(flag)
+    } else if let integer = try? object.decode(Int64.self, forKey: key) {
+      self = .integer(integer)
+    } else if let number = try? object.decode(Double.self, forKey: key) {
+      self = .number(number)
+    } else if let text = try? object.decode(String.self, forKey: key) {
+      self = .string(text)
+    } else if let array = try? object.nestedUnkeyedContainer(forKey: key) {
+      self = .array(count: array.count ?? 0)
+    } else {
+      self = .object(count: 0)
+    }
+  }
+}
+
+/// The coding key of one member of a JSON object, by name.
+public struct FieldKey: CodingKey, Hashable, Sendable {
+  public let stringValue: String
+  public var intValue: Int? { nil }
+
+  public init(_ name: String) { stringValue = name }
+  public init?(stringValue: String) { self.init(stringValue) }
+  public init?(intValue: Int) { nil }
+
+  /// The discriminator every event carries.
+  public static let type = FieldKey("type")
+}

@@ -1,0 +1,113 @@
+/// One event of a feature, declared once: its `type`, what it does, its fields, and how to
+/// make the event from them.
+///
+/// ```swift
+/// .event("increment", "Adds the step.") { .increment }
+/// .event("set", "Sets the count.", .integer("value", "The new count.", example: 5), CounterEvent.set)
+/// ```
+/// The `make` closure may throw ``EventRefusal/invalidField(_:_:)`` for a check across fields.
+public struct EventCase<Event: Sendable>: Sendable {
+  /// The `type` name, as in JSON; also the enum case's name (events encode by it).
+  public let type: String
+  public let summary: String
+  /// The fields, in declaration order.
+  public let fields: [FieldShape]
+  /// A valid event of this type as JSON text, for messages.
+  public let example: String
+  let build: @Sendable (EventInput, _ example: String) throws(EventRefusal) -> Event
+  let writers: [@Sendable (Any) -> (any Encodable)?]
+
+  init(
+    _ type: String, _ summary: String, fields: [FieldShape], example: String?,
+    writers: [@Sendable (Any) -> (any Encodable)?],
+    build: @escaping @Sendable (EventInput, String) throws(EventRefusal) -> Event
+  ) {
+    self.type = type
+    self.summary = summary
+    self.fields = fields
+    self.example = example ?? Self.composeExample(type, fields)
+    self.writers = writers
+    self.build = build
+  }
+
+  /// Checks `fields` (unknown ones first), reads them, and makes the event.
+  func decode(_ fields: EventInput) throws(EventRefusal) -> Event {
+    for member in fields.members where !self.fields.contains(where: { $0.name == member.name }) {
+      let accepted =
+        self.fields.isEmpty
+        ? "it takes no fields"
+        : "its fields are " + self.fields.map(\.name).joined(separator: ", ")
+      let name = FieldInput.shortened(member.name)
+      throw EventRefusal(
+        .invalidField,
+        "event '\(type)' has no field '\(name)' (at 'event.\(name)'); \(accepted)")
+    }
+    return try build(fields, example)
+  }
+
+  private static func composeExample(_ type: String, _ fields: [FieldShape]) -> String {
+    var text = "{\"type\":\(FieldInput.quoted(type))"
+    for field in fields where field.isRequired {
+      text += ",\(FieldInput.quoted(field.name)):\(field.example ?? "null")"
+    }
+    return text + "}"
+  }
+}
+
+extension EventCase {
+  /// An event without fields.
+  public static func event(
+    _ type: String, _ summary: String, _ make: @escaping @Sendable () -> Event
+  ) -> EventCase {
+    EventCase(type, summary, fields: [], example: nil, writers: []) { _, _ in make() }
+  }
+
+  /// An event with one field.
+  public static func event<A>(
+    _ type: String, _ summary: String, _ a: Field<A>, example: String? = nil,
+    _ make: @escaping @Sendable (A) throws(EventRefusal) -> Event
+  ) -> EventCase {
+    EventCase(type, summary, fields: [a.shape], example: example, writers: [writer(a)]) {
+      fields, example throws(EventRefusal) in
+      try make(a.value(in: fields, example: example))
+    }
+  }
+
+  /// An event with two fields.
+  public static func event<A, B>(
+    _ type: String, _ summary: String, _ a: Field<A>, _ b: Field<B>, example: String? = nil,
+    _ make: @escaping @Sendable (A, B) throws(EventRefusal) -> Event
+  ) -> EventCase {
+    EventCase(
+      type, summary, fields: [a.shape, b.shape], example: example,
+      writers: [writer(a), writer(b)]
+    ) { fields, example throws(EventRefusal) in
+      try make(a.value(in: fields, example: example), b.value(in: fields, example: example))
+    }
+  }
+
+  /// An event with three fields.
+  public static func event<A, B, C>(
+    _ type: String, _ summary: String, _ a: Field<A>, _ b: Field<B>, _ c: Field<C>,
+    example: String? = nil, _ make: @escaping @Sendable (A, B, C) throws(EventRefusal) -> Event
+  ) -> EventCase {
+    EventCase(
+      type, summary, fields: [a.shape, b.shape, c.shape], example: example,
+      writers: [writer(a), writer(b), writer(c)]
+    ) { fields, example throws(EventRefusal) in
+      try make(
+        a.value(in: fields, example: example), b.value(in: fields, example: example),
+        c.value(in: fields, example: example))
+    }
+  }
+
+  /// Writes a field's value; an optional field's nil is left out, as if absent.
+  private static func writer<V>(_ field: Field<V>) -> @Sendable (Any) -> (any Encodable)? {
+    { value in
+      guard let value = value as? V else { return nil }
+      let mirror = Mirror(reflecting: value)
+      if mirror.displayStyle == .optional, mirror.children.isEmpty { return nil }
+      return value
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import BlocCore
+
+/// Every event of a feature, declared once, in the order `describe` lists them.
+///
+/// ```swift
+/// extension CounterEvent: DeclaredEvent {
+///   public static let declaration = EventDeclaration<CounterEvent>(
+///     feature: "counter",
+///     .event("increment", "Adds the step.") { .increment },
+///     .event("set", "Sets the count.", .integer("value", "The new count.", example: 5), Self.set))
+/// }
+/// ```
+public struct EventDeclaration<Event: Sendable>: Sendable {
+  /// The feature's name, for messages.
+  public let feature: String
+  public let cases: [EventCase<Event>]
+  private let byType: [String: Int]
+
+  public init(feature: String, _ cases: EventCase<Event>...) {
+    self.feature = feature
+    self.cases = cases
+    var byType: [String: Int] = [:]
+    for (index, item) in cases.enumerated() {
+      precondition(byType[item.type] == nil, "\(feature): event '\(item.type)' is declared twice")
+      byType[item.type] = index
+    }
+    self.byType = byType
+  }
+
+  /// The `type` names, in declaration order.
+  public var types: [String] { cases.map(\.type) }
+
+  /// The declared event named `type`, or nil.
+  public func eventCase(_ type: String) -> EventCase<Event>? {
+    byType[type].map { cases[$0] }
+  }
+
+  /// The event `{"type": type, …fields}`, or the protocol's reason to refuse it. Unknown fields
+  /// are refused before anything else is checked.
+  public func decode(type: String, fields: EventInput) throws(EventRefusal) -> Event {
+    guard let eventCase = eventCase(type) else {
+      throw EventRefusal(
+        .unknownEvent,
+        "feature '\(feature)' has no event '\(FieldInput.shortened(type))'; valid types: "
+          + types.joined(separator: ", "))
+    }
+    return try eventCase.decode(fields)
+  }
+}
+
+/// An event type whose JSON form, validation and schema come from one ``declaration``.
+///
+/// `Codable` comes with it: `JSONDecoder` reads an event through the declaration (with the
+/// same messages as the daemon), and `JSONEncoder` writes `{"type": <case name>, …fields}`.
+/// Each declared `type` is the name of the enum case it makes.
+public protocol DeclaredEvent: BlocEvent, Codable {
+  static var declaration: EventDeclaration<Self> { get }
+}

@@ -1,0 +1,171 @@
+/// One field of an event, declared once: its name, JSON type, constraints, summary and an
+/// example. Decoding, validation, the `describe` schema and messages all come from it.
+///
+/// ```swift
+/// Field.integer("value", "The new count.", example: 5)
+/// Field.string("term", "Free text.", example: "maps")
+/// Field.oneOf("key", "The setting.", SettingKey.self)
+/// Field.optional(.integer("by", "How much to add.", minimum: 1, example: 2))
+/// ```
+public struct Field<Value: Sendable & Encodable>: Sendable {
+  /// The field as `describe` shows it.
+  public let shape: FieldShape
+  /// Reads a present, non-null value (`path` is the field's place in messages, `event.value`).
+  let read: @Sendable (FieldInput, _ path: String) throws(EventRefusal) -> Value
+  /// The value when the field is absent (or null, unless ``readsNull``); nil when required.
+  let absent: Value?
+  /// Whether `read` gets a null (else null counts as absent).
+  let readsNull: Bool
+
+  public var name: String { shape.name }
+
+  /// A field read by `read`. Use it for a type the other constructors do not cover; throw
+  /// ``EventRefusal/invalidField(_:_:)`` for a value it refuses.
+  ///
+  /// - Parameters:
+  ///   - absent: the value when the field is absent; nil makes the field required.
+  ///   - readsNull: whether `read` gets a JSON null; if false, null counts as absent.
+  public init(
+    _ shape: FieldShape, absent: Value? = nil, readsNull: Bool = false,
+    read: @escaping @Sendable (FieldInput, _ path: String) throws(EventRefusal) -> Value
+  ) {
+    self.shape = shape
+    self.read = read
+    self.absent = absent
+    self.readsNull = readsNull
+  }
+
+  /// Reads the field from an event's fields: missing, null, refused or accepted.
+  func value(in fields: EventInput, example: String) throws(EventRefusal) -> Value {
+    let path = "event.\(name)"
+    guard let input = fields[name], input != .null || readsNull else {
+      if let absent { return absent }
+      throw EventRefusal(
+        .missingField,
+        "missing field '\(path)' (\(shape.type)): \(shape.summary) Example: \(example)")
+    }
+    return try read(input, path)
+  }
+}
+
+extension Field where Value == Int {
+  /// An integer written as digits only, within `minimum…maximum` when given. A number with a
+  /// fraction or an exponent (`5.0`, `1e-400`) is refused, so nothing is rounded.
+  public static func integer(
+    _ name: String, _ summary: String, minimum: Int? = nil, maximum: Int? = nil, example: Int
+  ) -> Field {
+    let type = FieldType.integer(minimum: minimum.map(Int64.init), maximum: maximum.map(Int64.init))
+    return Field(FieldShape(name, type, summary, example: String(example))) {
+      input, path throws(EventRefusal) in
+      try input.integer(at: path, as: type)
+    }
+  }
+}
+
+extension Field where Value == Int64 {
+  /// A 64-bit integer written as digits only, within `minimum…maximum` when given.
+  public static func integer64(
+    _ name: String, _ summary: String, minimum: Int64? = nil, maximum: Int64? = nil,
+    example: Int64
+  ) -> Field {
+    let type = FieldType.integer(minimum: minimum, maximum: maximum)
+    return Field(FieldShape(name, type, summary, example: String(example))) {
+      input, path throws(EventRefusal) in
+      Int64(try input.integer(at: path, as: type))
+    }
+  }
+}
+
+extension Field where Value == String {
+  /// A string, following `rule` when given.
+  public static func string(
+    _ name: String, _ summary: String, rule: StringRule? = nil, example: String
+  ) -> Field {
+    let type = FieldType.string(rule)
+    return Field(FieldShape(name, type, summary, example: FieldInput.quoted(example))) {
+      input, path throws(EventRefusal) in
+      guard case .string(let text) = input, rule?.accepts(text) ?? true else {
+        throw .mismatch(path, type, input)
+      }
+      return text
+    }
+  }
+}
+
+extension Field where Value == Bool {
+  public static func boolean(_ name: String, _ summary: String, example: Bool) -> Field {
+    Field(FieldShape(name, .boolean, summary, example: String(example))) {
+      input, path throws(EventRefusal) in
+      guard case .bool(let flag) = input else { throw .mismatch(path, .boolean, input) }
+      return flag
+    }
+  }
+}
+
+extension Field {
+  /// A string naming one case of `Value` (an enum of strings); `describe` lists them.
+  public static func oneOf(_ name: String, _ summary: String, _ values: Value.Type) -> Field
+  where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    let names = Value.allCases.map(\.rawValue)
+    let type = FieldType.oneOf(names)
+    let example = names.first.map(FieldInput.quoted)
+    return Field(FieldShape(name, type, summary, example: example)) {
+      input, path throws(EventRefusal) in
+      guard case .string(let text) = input, let value = Value(rawValue: text) else {
+        throw .mismatch(path, type, input)
+      }
+      return value
+    }
+  }
+
+  /// The same field, but optional: absent or null reads as nil.
+  public static func optional<Wrapped>(_ field: Field<Wrapped>) -> Field
+  where Value == Wrapped? {
+    let shape = field.shape
+    return Field(
+      FieldShape(shape.name, shape.type, shape.summary, required: false, example: shape.example),
+      absent: .some(nil)
+    ) { input, path throws(EventRefusal) in try field.read(input, path) }
+  }
+}
+
+extension FieldInput {
+  private static let int64Magnitude = 9.223_372_036_854_775_808e18
+
+  /// The integer this input is exactly, within `type`'s bounds (an `.integer` type), or the
+  /// refusal naming the field at `path`: a number with a fraction or an exponent is never
+  /// rounded to an integer, and one beyond `Int64` is out of range.
+  ///
+  /// ```swift
+  /// try FieldInput.integer(5).integer(at: "event.value", as: .integer())       // 5
+  /// try FieldInput.number(0).integer(at: "event.value", as: .integer())        // throws
+  /// ```
+  public func integer(at path: String, as type: FieldType) throws(EventRefusal) -> Int {
+    var minimum: Int64?
+    var maximum: Int64?
+    if case .integer(let low, let high) = type { (minimum, maximum) = (low, high) }
+    let input = self
+    let value: Int64
+    switch input {
+    case .integer(let integer): value = integer
+    case .number(let number)
+    where number.isFinite && number == number.rounded()
+      && abs(number) >= Self.int64Magnitude:
+      throw EventRefusal(
+        .invalidField,
+        "field '\(path)' must be \(type), got a number out of range (integers are "
+          + "\(Int64.min)…\(Int64.max))")
+    case .number:
+      throw EventRefusal(
+        .invalidField,
+        "field '\(path)' must be \(type) written as digits only (like 5), got a number with a "
+          + "fraction or an exponent")
+    default:
+      throw .mismatch(path, type, input)
+    }
+    if let minimum, value < minimum { throw .mismatch(path, type, input) }
+    if let maximum, value > maximum { throw .mismatch(path, type, input) }
+    guard let exact = Int(exactly: value) else { throw .mismatch(path, type, input) }
+    return exact
+  }
+}

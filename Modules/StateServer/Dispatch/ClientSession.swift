@@ -1,0 +1,218 @@
+import BlocCore
+
+/// One client's replies, sent in the order of its requests.
+///
+/// A reply is *produced* (its state read, its watch started) only when every earlier reply of
+/// the connection has been sent, so a `get` pipelined after a `send` sees that event's effect.
+/// When nothing is pending, a reply is produced and sent at once on the calling thread. A
+/// `send` whose outcome is not known yet waits in the queue; its receipt's `onResolve`
+/// callback records the outcome and, on the resolving thread, sends every reply that became
+/// ready (the ready prefix of the queue), under the session's lock. No task is involved.
+final class ClientSession: Sendable {
+  typealias Produce = @Sendable () -> [UInt8]
+  typealias ProduceOutcome = @Sendable (EventOutcome) -> [UInt8]
+
+  private enum Item {
+    case bytes([UInt8])
+    case ready(Produce)
+    case awaiting(ProduceOutcome)
+    case resolved(EventOutcome, ProduceOutcome)
+    case done
+  }
+
+  private struct State {
+    /// Replies not yet sent; `items[head...]` are live. Invariant: when not empty, the first
+    /// live item is an unresolved `awaiting`, and the session counts as busy in the tracker.
+    var items: [Item] = []
+    var head = 0
+    /// How many items were removed from the front of `items` (tickets stay valid).
+    var removed = 0
+    var inputEnded = false
+
+    var isEmpty: Bool { head == items.count }
+  }
+
+  let connection: Connection
+  private let tracker: IdleTracker
+  private let state = Locked(State())
+  /// Features this connection watches. Apart from `state`: producers, which run under the
+  /// state lock, record watches.
+  private let watched = Locked<Set<String>>([])
+  /// Features this connection monitors (`monitor`), in the order asked.
+  private let monitored = Locked<[String]>([])
+
+  init(connection: Connection, tracker: IdleTracker) {
+    self.connection = connection
+    self.tracker = tracker
+  }
+
+  /// Queues a reply that is already built.
+  func respond(_ line: [UInt8]) {
+    state.withLock { state in
+      if state.isEmpty {
+        connection.send(line)
+      } else {
+        state.items.append(.bytes(line))
+      }
+    }
+  }
+
+  /// Queues a reply built when its turn comes.
+  func respond(_ produce: @escaping Produce) {
+    state.withLock { state in
+      if state.isEmpty {
+        send(produce())
+      } else {
+        state.items.append(.ready(produce))
+      }
+    }
+  }
+
+  /// Queues a reply built from an event's outcome, once it is known and its turn comes.
+  func respond(after receipt: EventReceipt, _ produce: @escaping ProduceOutcome) {
+    respond(known: receipt.resolvedOutcome, whenResolved: receipt.onResolve, produce)
+  }
+
+  /// Queues a reply built from an outcome that `whenResolved` reports (once, on any thread),
+  /// once it is known and its turn comes. `known` is the outcome when it is known already.
+  func respond(
+    known: EventOutcome?,
+    whenResolved: (@escaping @Sendable (EventOutcome) -> Void) -> Void,
+    _ produce: @escaping ProduceOutcome
+  ) {
+    let ticket = state.withLock { state -> Int? in
+      if state.isEmpty, let known {
+        connection.send(produce(known))
+        return nil
+      }
+      if state.isEmpty { tracker.begin() }
+      state.items.append(.awaiting(produce))
+      return state.removed + state.items.count - 1
+    }
+    guard let ticket else { return }
+    // Outside the lock: the callback runs at once when the outcome is already known.
+    whenResolved { outcome in self.resolve(ticket, outcome) }
+  }
+
+  /// The client will send nothing more: close once every reply owed is sent.
+  func endOfInput() {
+    state.withLock { state in
+      state.inputEnded = true
+      if state.isEmpty { connection.close() }
+    }
+  }
+
+  /// Records a watch; returns false if it was already recorded.
+  @discardableResult
+  func addWatch(_ feature: String) -> Bool {
+    watched.withLock { $0.insert(feature).inserted }
+  }
+
+  /// Forgets a watch; returns whether it was recorded.
+  @discardableResult
+  func removeWatch(_ feature: String) -> Bool {
+    watched.withLock { $0.remove(feature) != nil }
+  }
+
+  /// Replaces the monitored features; returns those monitored before.
+  func setMonitors(_ features: [String]) -> [String] {
+    monitored.withLock { monitored in
+      defer { monitored = features }
+      return monitored
+    }
+  }
+
+  /// Every watched feature, forgotten (the connection closed).
+  func takeWatches() -> Set<String> {
+    watched.withLock { watched in
+      defer { watched = [] }
+      return watched
+    }
+  }
+
+  /// Sends a produced line; an empty one means the producer sent its own.
+  private func send(_ line: [UInt8]) {
+    if !line.isEmpty { connection.send(line) }
+  }
+
+  /// An awaited outcome is known: record it and send what became ready.
+  private func resolve(_ ticket: Int, _ outcome: EventOutcome) {
+    let idle = state.withLock { state -> Bool in
+      let index = ticket - state.removed
+      guard index >= state.head, index < state.items.count,
+        case .awaiting(let produce) = state.items[index]
+      else { return false }
+      state.items[index] = .resolved(outcome, produce)
+      guard index == state.head else { return false }
+      sendReady(&state)
+      guard state.isEmpty else { return false }
+      if state.inputEnded { connection.close() }
+      return true
+    }
+    if idle { tracker.end() }
+  }
+
+  /// Sends leading items that are ready, in order, and drops them from the queue.
+  private func sendReady(_ state: inout State) {
+    while state.head < state.items.count {
+      switch state.items[state.head] {
+      case .bytes(let line):
+        connection.send(line)
+      case .ready(let produce):
+        send(produce())
+      case .resolved(let outcome, let produce):
+        connection.send(produce(outcome))
+      case .awaiting:
+        // Still busy: drop the sent prefix now and then, so the queue stays short.
+        if state.head >= 64, state.head * 2 >= state.items.count {
+          state.items.removeFirst(state.head)
+          state.removed += state.head
+          state.head = 0
+        }
+        return
+      case .done:
+        break
+      }
+      state.items[state.head] = .done
+      state.head += 1
+    }
+    // Empty: start over, keeping a moderate buffer.
+    state.removed += state.items.count
+    state.items.removeAll(keepingCapacity: state.items.count <= 1024)
+    state.head = 0
+  }
+}
+
+/// Counts sessions with replies in flight, so shutdown can wait until they are all sent.
+final class IdleTracker: Sendable {
+  private struct State {
+    var busy = 0
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
+  private let state = Locked(State())
+
+  func begin() { state.withLock { $0.busy += 1 } }
+
+  func end() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.busy -= 1
+      guard state.busy == 0 else { return [] }
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  var isIdle: Bool { state.withLock { $0.busy == 0 } }
+
+  func waitUntilIdle() async {
+    await withCheckedContinuation { continuation in
+      let idle = state.withLock { state -> Bool in
+        if state.busy == 0 { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if idle { continuation.resume() }
+    }
+  }
+}
