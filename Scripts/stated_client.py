@@ -5,8 +5,9 @@ Standard library only. Use it from the shell:
 
     stated_client.py ping
     stated_client.py send counter increment
-    stated_client.py send counter set value=5
+    stated_client.py send counter set value:=5
     stated_client.py send settings set key=searchBackend value=itunes
+    stated_client.py socket
     stated_client.py get counter
     stated_client.py watch counter --count 3
 
@@ -18,8 +19,13 @@ or import it:
         for push in client.watch("counter"):
             print(push["seq"], push["state"])
 
-Exit status: 0 success, 1 the daemon answered with an error, 2 bad command line,
-69 the daemon could not be reached.
+Event fields follow statectl's (and httpie's) convention: `field=text` sends the string
+"text", `field:=json` sends a JSON value (5, true, null, [1,2], {"a":1}).
+
+Exit status, the same as statectl's: 0 success, 1 the daemon refused the request, 2 bad
+command line, 3 the daemon is unreachable (no socket, nobody listening, permission denied),
+4 connected but no valid answer (closed, timed out, not protocol v1). With --json an error is
+one JSON object on stderr: {"ok": false, "status": N, "error": {"code": ..., "message": ...}}.
 """
 
 import argparse
@@ -29,6 +35,12 @@ import socket
 import sys
 
 PROTOCOL = 1
+
+# Exit statuses, the same as statectl's (see `statectl --help`).
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+EXIT_UNREACHABLE = 3
+EXIT_CONNECTION_FAILED = 4
 
 
 class StatedError(Exception):
@@ -143,48 +155,104 @@ class Client:
                 yield push
 
 
-def parse_field(assignment):
-    """key=value, the value read as JSON when it parses (5, true, null, "x") else as text."""
-    if "=" not in assignment:
-        raise argparse.ArgumentTypeError(f"expected key=value, got '{assignment}'")
-    key, text = assignment.split("=", 1)
+def parse_field(argument):
+    """`name=text` is the string "text"; `name:=json` is the JSON value (statectl's and
+    httpie's convention). The name ends at the first "=", so text may contain "="."""
+    if "=" not in argument:
+        raise argparse.ArgumentTypeError(
+            f"expected field=text or field:=json, got '{argument}'")
+    name, text = argument.split("=", 1)
+    raw = name.endswith(":")
+    if raw:
+        name = name[:-1]
+    if not name:
+        raise argparse.ArgumentTypeError(f"missing field name in '{argument}'")
+    if name == "type":
+        raise argparse.ArgumentTypeError(
+            f"'type' is the event's name (the EVENT argument), not a field: '{argument}'")
+    if not raw:
+        return name, text
     try:
-        value = json.loads(text)
-    except ValueError:
-        value = text
-    return key, value
+        return name, json.loads(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(
+            f"invalid JSON in '{argument}': {error} (for text use {name}={text})") from None
+
+
+class Failure(Exception):
+    """Ends the command with `status`; `code` is the daemon's error code, or one of
+    usage / unreachable / connection_failed."""
+
+    def __init__(self, status, code, message):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def report(failure, as_json):
+    if as_json:
+        print(json.dumps({"ok": False, "status": failure.status,
+                          "error": {"code": failure.code, "message": failure.message}},
+                         separators=(",", ":")), file=sys.stderr)
+    else:
+        print(f"stated_client.py: {failure.message}", file=sys.stderr)
+    return failure.status
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Usage errors exit 2 as argparse's do, and are JSON with --json."""
+
+    def error(self, message):
+        if "--json" in sys.argv[1:]:
+            sys.exit(report(Failure(EXIT_USAGE, "usage", message), True))
+        super().error(message)
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="stated_client.py", description="Talk to the stated daemon (protocol v1).")
-    parser.add_argument("--socket", help="socket path (default: %(default)s)",
-                        default=default_socket_path())
+    parser.add_argument("--socket", default=default_socket_path(),
+                        help="socket path (default: $STATED_SOCKET, else the daemon's: "
+                             "%(default)s)")
+    parser.add_argument("--json", action="store_true",
+                        help="errors as one JSON object on stderr")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds to wait for a reply (default: 30; watch waits forever)")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("ping", help="daemon and protocol version")
     commands.add_parser("features", help="the features served")
+    commands.add_parser("socket", help="print the socket path that would be used")
     for name, text in [("get", "print the state"), ("describe", "events and state shape"),
                        ("undo", "undo the last change"), ("redo", "redo the last undo")]:
         commands.add_parser(name, help=text).add_argument("feature")
     send = commands.add_parser("send", help="send an event and print the resulting state")
     send.add_argument("feature")
     send.add_argument("type", help="the event type, e.g. increment")
-    send.add_argument("fields", nargs="*", type=parse_field, metavar="key=value",
-                      help="event fields; values are JSON when they parse, else text")
+    send.add_argument("fields", nargs="*", type=parse_field, metavar="field=text|field:=json",
+                      help="event fields: field=text sends a string, field:=json a JSON value")
     watch = commands.add_parser("watch", help="print the state, then every change (JSON lines)")
     watch.add_argument("feature")
     watch.add_argument("--count", type=int, default=0,
                        help="stop after this many states (default: never)")
     args = parser.parse_args(argv)
+    if args.command == "socket":
+        print(args.socket)
+        return 0
+    try:
+        return run(args)
+    except Failure as failure:
+        return report(failure, args.json)
 
+
+def run(args):
     try:
         client = Client(args.socket, timeout=None if args.command == "watch" else args.timeout)
     except OSError as error:
-        print(f"stated_client.py: cannot connect to {args.socket}: {error.strerror or error}"
-              " (is stated running?)", file=sys.stderr)
-        return 69
+        raise Failure(EXIT_UNREACHABLE, "unreachable",
+                      f"daemon unreachable: cannot connect to {args.socket}: "
+                      f"{error.strerror or error} (is stated running? start it with: stated)"
+                      ) from None
     with client:
         try:
             if args.command == "send":
@@ -212,11 +280,11 @@ def main(argv=None):
                 reply = client.ping()
                 print(f"stated {reply['daemon']}, protocol {reply['protocol']}")
         except StatedError as error:
-            print(f"stated_client.py: {error.code}: {error.message}", file=sys.stderr)
-            return 1
-        except (ConnectionError, OSError) as error:
-            print(f"stated_client.py: {error}", file=sys.stderr)
-            return 69
+            # A daemon that does not serve this user is unreachable for it, as in statectl.
+            status = EXIT_UNREACHABLE if error.code == "permission_denied" else EXIT_REFUSED
+            raise Failure(status, error.code, f"{error.code}: {error.message}") from None
+        except (ConnectionError, OSError, ValueError) as error:
+            raise Failure(EXIT_CONNECTION_FAILED, "connection_failed", str(error)) from None
     return 0
 
 

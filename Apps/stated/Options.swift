@@ -1,4 +1,5 @@
 import BlocCore
+import Glibc
 import StateServer
 
 /// The command line of `stated`.
@@ -18,9 +19,18 @@ struct Options {
     let message: String
   }
 
+  /// The environment variable naming the socket when `--socket` is not given; statectl and
+  /// Scripts/stated_client.py read it too.
+  static let socketVariable = "STATED_SOCKET"
+
   /// Parses `arguments` (without the program name). Accepts `--name value` and `--name=value`.
-  static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+  /// Without `--socket`, a non-empty `$STATED_SOCKET` (looked up in `environment`) is the socket.
+  static func parse(
+    _ arguments: [String],
+    environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }
+  ) throws(UsageError) -> Options {
     var options = Options()
+
     var index = 0
     func value(_ name: String, inline: String?) throws(UsageError) -> String {
       if let inline { return inline }
@@ -83,6 +93,9 @@ struct Options {
       }
       index += 1
     }
+    if options.socketPath == nil, let path = environment(socketVariable), !path.isEmpty {
+      options.socketPath = path
+    }
     return options
   }
 
@@ -98,10 +111,11 @@ struct Options {
     It runs in the foreground (as systemd expects) and logs to standard error.
 
     OPTIONS
-      --socket PATH          Where to listen. Default: $XDG_RUNTIME_DIR/stated/stated.sock;
-                             without XDG_RUNTIME_DIR: /tmp/stated-<uid>/stated.sock (a 0700
-                             directory that must belong to you). The socket is mode 0600;
-                             only your own uid may connect.
+      --socket PATH          Where to listen. Default: $STATED_SOCKET if set, else
+                             $XDG_RUNTIME_DIR/stated/stated.sock, else
+                             /tmp/stated-<uid>/stated.sock (a 0700 directory that must
+                             belong to you). The socket is mode 0600; only your own uid
+                             may connect. 'statectl socket' prints the path in use.
       --state-dir PATH       Where feature state is stored (one JSON file per feature).
                              Default: $XDG_STATE_HOME/stated, else ~/.local/state/stated.
       --sync POLICY          When stored state is forced to the disk. always (default):
@@ -119,14 +133,26 @@ struct Options {
     EXAMPLES
       stated                                   # default paths, restores saved state
       stated --socket /tmp/s.sock --state-dir /tmp/state --log-level debug
-      echo '{"id":1,"op":"ping"}' | socat - UNIX-CONNECT:$XDG_RUNTIME_DIR/stated/stated.sock
+      echo '{"id":1,"op":"ping"}' | socat - UNIX-CONNECT:"$(statectl socket)"
       printf '%s\\n' '{"op":"send","feature":"counter","event":{"type":"increment"}}' \\
-        | nc -NU $XDG_RUNTIME_DIR/stated/stated.sock
+        | nc -NU "$(statectl socket)"
 
     SIGNALS
       SIGTERM, SIGINT        Graceful stop: stop accepting, finish events in flight and answer
                              them, store every state, remove the socket, exit 0.
-      Socket activation (systemd LISTEN_FDS) is honoured: the passed socket is used as is.
+
+    SYSTEMD
+      Socket activation (LISTEN_FDS) is honoured: the passed socket is used as is. When
+      NOTIFY_SOCKET is set (Type=notify), stated sends READY=1 there once it serves.
+      Scripts/install installs the user units stated.socket and stated.service:
+        systemctl --user enable --now stated.socket
+
+    ENVIRONMENT
+      STATED_SOCKET          The socket path when --socket is not given.
+      XDG_RUNTIME_DIR        Where the default socket lives.
+      XDG_STATE_HOME, HOME   Where the default state directory lives.
+      NOTIFY_SOCKET, LISTEN_FDS, LISTEN_PID
+                             Set by systemd (see SYSTEMD).
 
     EXIT STATUS
       0   stopped by SIGTERM/SIGINT after a clean shutdown

@@ -161,6 +161,7 @@ do {
   fail(ExitCode.osError, "cannot serve on \(socketPath): \(error)")
 }
 
+ServiceNotifier.ready()  // systemd Type=notify: serving now (no-op without NOTIFY_SOCKET)
 logger.info(
   "stated \(daemonVersion) listening on \(server.socketPath ?? socketPath); "
     + "state in \(stateDirectory); features: \(registry.names.joined(separator: ", "))")

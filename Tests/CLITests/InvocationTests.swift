@@ -17,13 +17,15 @@ import Wire
   }
 
   @Test func commandsWithTheirArguments() throws {
-    #expect(try parse("get", "counter").command == .get(feature: "counter"))
+    #expect(try parse("get", "counter").command == .get(features: ["counter"]))
     #expect(try parse("describe", "counter").command == .describe(feature: "counter"))
     #expect(try parse("undo", "counter").command == .undo(feature: "counter"))
     #expect(try parse("redo", "counter").command == .redo(feature: "counter"))
     #expect(try parse("features").command == .features)
     #expect(try parse("ping").command == .ping)
-    #expect(try parse("watch", "counter").command == .watch(feature: "counter", count: nil))
+    #expect(
+      try parse("watch", "counter").command
+        == .watch(features: ["counter"], count: nil, select: nil))
     #expect(
       try parse("send", "counter", "increment").command
         == .send(feature: "counter", event: "increment", fields: [:]))
@@ -57,16 +59,20 @@ import Wire
 
   @Test func watchCount() throws {
     #expect(
-      try parse("watch", "counter", "--count", "3").command == .watch(feature: "counter", count: 3))
+      try parse("watch", "counter", "--count", "3").command
+        == .watch(features: ["counter"], count: 3, select: nil))
     #expect(
-      try parse("watch", "--count=2", "counter").command == .watch(feature: "counter", count: 2))
+      try parse("watch", "--count=2", "counter").command
+        == .watch(features: ["counter"], count: 2, select: nil))
     #expect(
-      try parse("watch", "counter", "-n", "1").command == .watch(feature: "counter", count: 1))
+      try parse("watch", "counter", "-n", "1").command
+        == .watch(features: ["counter"], count: 1, select: nil))
     #expect(usageError("watch", "counter", "--count", "0")?.command == .watch)
     #expect(usageError("watch", "counter", "--count", "x") != nil)
     #expect(usageError("watch", "counter", "--count") != nil)
     #expect(
-      usageError("get", "counter", "--count", "2")?.message == "option --count is only for 'watch'")
+      usageError("get", "counter", "--count", "2")?.message
+        == "option --count is only for 'watch' and 'monitor'")
   }
 
   @Test func help() throws {
@@ -95,7 +101,8 @@ import Wire
     #expect(usageError("frobnicate")?.message == "unknown command 'frobnicate'")
     #expect(usageError("get")?.command == .get)
     #expect(usageError("get")?.message.hasPrefix("missing FEATURE") == true)
-    #expect(usageError("get", "a", "b")?.message == "unexpected argument 'b'")
+    #expect(usageError("get", "a", "a")?.message == "feature 'a' is given twice")
+    #expect(usageError("describe", "a", "b")?.message == "unexpected argument 'b'")
     #expect(usageError("ping", "x")?.message == "unexpected argument 'x'")
     #expect(usageError("send", "counter")?.message.hasPrefix("missing EVENT") == true)
     #expect(usageError("send")?.message.hasPrefix("missing FEATURE and EVENT") == true)
@@ -111,5 +118,37 @@ import Wire
     #expect(error?.command == .send)
     #expect(error?.message.hasPrefix("invalid JSON in 'value:=abc'") == true)
     #expect(error?.message.hasSuffix("(for text use value=abc)") == true)
+  }
+
+  @Test func severalFeaturesMonitorAndSelect() throws {
+    #expect(
+      try parse("get", "counter", "settings").command == .get(features: ["counter", "settings"]))
+    #expect(
+      try parse("watch", "counter", "settings", "-n", "2").command
+        == .watch(features: ["counter", "settings"], count: 2, select: nil))
+    #expect(
+      try parse("watch", "search", "--select", "activity.status").command
+        == .watch(features: ["search"], count: nil, select: "activity.status"))
+    #expect(try parse("monitor").command == .monitor(features: [], count: nil))
+    #expect(
+      try parse("monitor", "counter", "--count=3").command
+        == .monitor(features: ["counter"], count: 3))
+    #expect(
+      usageError("watch", "counter", "--select", "a..b")?.message.hasPrefix(
+        "option --select needs member names separated by '.'") == true)
+    #expect(
+      usageError("get", "counter", "--select", "count")?.message
+        == "option --select is only for 'watch'")
+  }
+
+  @Test func socketAndCompletions() throws {
+    #expect(try parse("socket").command == .socket)
+    #expect(try parse("completions", "fish").command == .completions(.fish))
+    #expect(usageError("completions")?.message == "missing SHELL (one of bash, zsh, fish)")
+    #expect(
+      usageError("completions", "tcsh")?.message
+        == "no completions for 'tcsh'; shells: bash, zsh, fish")
+    // The completion helper takes its words as they are, partial options included.
+    #expect(try parse("__complete", "send", "--so").command == .complete(["send", "--so"]))
   }
 }

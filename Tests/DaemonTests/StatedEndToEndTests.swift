@@ -240,7 +240,7 @@ struct StatedEndToEndTests {
     }
     #expect(try await client(["ping"]) == (0, "stated 0.1.0, protocol 1\n"))
     #expect(
-      try await client(["send", "counter", "set", "value=5"]) == (
+      try await client(["send", "counter", "set", "value:=5"]) == (
         0, #"{"outcome": "handled", "state": {"count": 5}, "seq": 1}"# + "\n"
       ))
     #expect(try await client(["get", "counter"]) == (0, #"{"count": 5}"# + "\n"))

@@ -7,7 +7,8 @@ public enum Help {
 
   static let exitStatuses = """
     Exit status:
-      0  success (watch: also when stopped by --count, Ctrl-C/SIGINT or SIGTERM)
+      0  success (watch, monitor: also when stopped by --count, Ctrl-C/SIGINT
+         or SIGTERM)
       1  the daemon refused the request (unknown feature or event, invalid field,
          the event failed, no undo history...); its message is printed on stderr
       2  usage error: unknown command or option, missing argument, bad field:=json
@@ -28,20 +29,27 @@ public enum Help {
     Commands:
       send FEATURE EVENT [FIELD=TEXT | FIELD:=JSON ...]
                          send an event; print the new state
-      get FEATURE        print the current state
-      watch FEATURE      print each new state until interrupted (or --count N)
+      get FEATURE...     print the current state of one or more features
+      watch FEATURE...   print each new state until interrupted (or --count N);
+                         --select PATH prints only changes of that part of the state
+      monitor [FEATURE...]
+                         print every event the daemon handles, with its outcome and
+                         the state before and after (all features when none is given)
       features           list the features the daemon serves
       describe FEATURE   list a feature's events, their fields, and its state
       undo FEATURE       step a feature's state back
       redo FEATURE       step it forward again
       ping               check that the daemon answers; print its version
+      socket             print the socket path statectl would use
+      completions SHELL  print the completion script for bash, zsh or fish
       help [COMMAND]     show help for a command (or: statectl COMMAND --help)
 
     Options (before or after the command):
       --socket PATH      the daemon's socket; default $STATED_SOCKET if set, else
                          $XDG_RUNTIME_DIR/stated/stated.sock, else /tmp/stated-<uid>/stated.sock
                          (now: \(socket.path))
-      --json             one JSON object per line (the default when stdout is not a terminal)
+      --json             one JSON object per line (the default when stdout is not a
+                         terminal); errors too, as one JSON object on stderr
       --human            readable text even when stdout is not a terminal
       --timeout SECONDS  wait at most this long to connect and for each reply
                          (default 10; 0 waits forever; watch waits forever for new states)
@@ -55,6 +63,14 @@ public enum Help {
       statectl send counter increment
       statectl send counter set value:=42
       statectl watch counter | jq .state.count
+      statectl watch counter settings
+      statectl watch search --select marks
+      statectl monitor
+      source <(statectl completions bash)
+
+    Environment:
+      STATED_SOCKET      the daemon's socket, unless --socket is given
+      XDG_RUNTIME_DIR    where the default socket lives (see --socket)
 
     \(exitStatuses)
     """
@@ -62,6 +78,13 @@ public enum Help {
 
   /// The help of one command.
   public static func command(_ name: CommandName) -> String {
+    body(of: name)
+      + "\n\nOptions: --socket PATH, --json, --human, --timeout SECONDS (see 'statectl --help').\n\n"
+      + exitStatuses
+  }
+
+  /// A command's own text: usage, what it does, examples.
+  static func body(of name: CommandName) -> String {
     let body: String
     switch name {
     case .send:
@@ -84,29 +107,60 @@ public enum Help {
         """
     case .get:
       body = """
-        Usage: statectl get FEATURE
+        Usage: statectl get FEATURE...
 
-        Prints FEATURE's current state.
+        Prints the current state of each FEATURE, asked on one connection. With
+        several features, each state is headed by its feature's name (piped or with
+        --json: one line each, {"feature": FEATURE, "state": {...}, "seq": N}).
+        A feature the daemon does not know is reported on stderr and the others
+        are still printed (exit status 1).
 
         Examples:
           statectl get counter
           statectl get counter --json | jq .state
+          statectl get counter settings
         """
     case .watch:
       body = """
-        Usage: statectl watch FEATURE [--count N]
+        Usage: statectl watch FEATURE... [--select PATH] [--count N]
 
-        Prints FEATURE's current state, then each new state as it changes, until
-        interrupted (Ctrl-C/SIGINT or SIGTERM: exit status 0) or, with --count N,
-        after N states (the current one counts). Piped or with --json, each state
-        is one line: {"feature": FEATURE, "seq": N, "state": {...}}.
+        Prints each FEATURE's current state, then each new state as it changes,
+        until interrupted (Ctrl-C/SIGINT or SIGTERM: exit status 0) or, with
+        --count N, after N states (the current ones count). Several features are
+        watched on one connection; each text line then starts with the feature.
+        Piped or with --json, each state is one line:
+        {"feature": FEATURE, "seq": N, "state": {...}}.
 
+          --select PATH  print only the part of the state at PATH (member names
+                         separated by '.'), and only when it changed; the line is
+                         {"feature": FEATURE, "seq": N, "select": PATH, "value": ...}
           -n, --count N  stop after N states
 
         Examples:
           statectl watch counter
           statectl watch counter --count 1
           statectl watch counter | jq .state.count
+          statectl watch counter settings
+          statectl watch search --select marks
+        """
+    case .monitor:
+      body = """
+        Usage: statectl monitor [FEATURE...] [--count N]
+
+        Prints every event the daemon concludes in the given features (all when
+        none is given), as it happens: the feature, the event, its outcome
+        (handled, dropped, cancelled or failed, with the error) and the state
+        before and after it. Runs until interrupted (exit status 0) or, with
+        --count N, after N events. Piped or with --json, each event is one line:
+        {"feature": F, "event": {...}, "outcome": "handled", "seq": N,
+         "before": {...}, "after": {...}}.
+
+          -n, --count N  stop after N events
+
+        Examples:
+          statectl monitor
+          statectl monitor counter settings
+          statectl monitor --json | jq -c 'select(.outcome == "failed")'
         """
     case .features:
       body = """
@@ -164,6 +218,32 @@ public enum Help {
           statectl ping
           statectl ping --socket /tmp/stated-test/stated.sock
         """
+    case .socket:
+      body = """
+        Usage: statectl socket
+
+        Prints the path of the daemon's socket that statectl would use: --socket,
+        else $STATED_SOCKET, else $XDG_RUNTIME_DIR/stated/stated.sock, else
+        /tmp/stated-<uid>/stated.sock (the daemon's own default). Needs no daemon.
+
+        Examples:
+          export STATED_SOCKET="$(statectl socket)"
+          echo '{"id":1,"op":"ping"}' | socat - UNIX-CONNECT:"$(statectl socket)"
+        """
+    case .completions:
+      body = """
+        Usage: statectl completions bash|zsh|fish
+
+        Prints the completion script for a shell. It completes commands and
+        options, and feature names, event types and field names from the running
+        daemon (the features stated ships with when no daemon answers).
+        Scripts/install installs them; to load one by hand:
+
+        Examples:
+          source <(statectl completions bash)
+          statectl completions zsh > "${fpath[1]}/_statectl"
+          statectl completions fish > ~/.config/fish/completions/statectl.fish
+        """
     case .help:
       body = """
         Usage: statectl help [COMMAND]
@@ -176,7 +256,5 @@ public enum Help {
         """
     }
     return body
-      + "\n\nOptions: --socket PATH, --json, --human, --timeout SECONDS (see 'statectl --help').\n\n"
-      + exitStatuses
   }
 }

@@ -2,7 +2,12 @@ import Wire
 
 /// The commands of `statectl`.
 public enum CommandName: String, CaseIterable, Sendable {
-  case send, get, watch, features, describe, undo, redo, ping, help
+  case send, get, watch, monitor, features, describe, undo, redo, ping, socket, completions, help
+}
+
+/// The shells `statectl completions` writes a script for.
+public enum Shell: String, CaseIterable, Sendable {
+  case bash, zsh, fish
 }
 
 /// How replies are printed.
@@ -35,14 +40,30 @@ public struct GlobalOptions: Equatable, Sendable {
 /// What to do, with its arguments checked.
 public enum Command: Equatable, Sendable {
   case send(feature: String, event: String, fields: JSONObject)
-  case get(feature: String)
-  /// `count`: stop after this many states (the current one included); nil runs until interrupted.
-  case watch(feature: String, count: Int?)
+  /// One or more features, asked on one connection.
+  case get(features: [String])
+  /// One or more features on one connection. `count`: stop after this many states (the current
+  /// ones included); nil runs until interrupted. `select`: a member path (`count`,
+  /// `search.marks`); only changes of that part of the state are printed.
+  case watch(features: [String], count: Int?, select: String?)
+  /// Every event the daemon concludes, in the given features (all when empty). `count`: stop
+  /// after this many events.
+  case monitor(features: [String], count: Int?)
   case features
   case describe(feature: String)
   case undo(feature: String)
   case redo(feature: String)
   case ping
+  /// Prints the socket path that would be used.
+  case socket
+  /// Prints the completion script for a shell.
+  case completions(Shell)
+  /// Candidates for a shell completion (hidden; the completion scripts call it):
+  /// `__complete WORDS…`, the words of the command line after `statectl`, the last one being
+  /// completed.
+  case complete([String])
+  /// Prints the manual page statectl(1) (hidden; Scripts/install runs it).
+  case manPage
   /// General help, or one command's.
   case help(CommandName?)
   case version
@@ -79,11 +100,22 @@ public struct Invocation: Equatable, Sendable {
 
   /// Parses the arguments after the program name.
   public init(parsing arguments: [String]) throws(UsageError) {
+    // The words of a command line being completed are taken as they are: they may hold a
+    // partial option.
+    if arguments.first == Self.completeCommand {
+      self.init(command: .complete(Array(arguments.dropFirst())))
+      return
+    }
+    if arguments == [ManPage.command] {
+      self.init(command: .manPage)
+      return
+    }
     var options = GlobalOptions()
     var positionals: [String] = []
     var wantsHelp = false
     var wantsVersion = false
     var count: Int?
+    var select: String?
     var remaining = arguments[...]
     var optionsEnded = false
 
@@ -147,12 +179,21 @@ public struct Invocation: Equatable, Sendable {
         }
         options.timeout = seconds == 0 ? nil : .milliseconds(Int64((seconds * 1000).rounded(.up)))
       case "--count", "-n":
-        let text = try value("a number of states")
+        let text = try value("a number")
         guard let number = Int(text), number > 0 else {
           throw UsageError(
-            "option \(name) needs a positive whole number, got '\(text)'", command: .watch)
+            "option \(name) needs a positive whole number, got '\(text)'",
+            command: currentCommand() ?? .watch)
         }
         count = number
+      case "--select":
+        let path = try value("a member path such as count or results")
+        guard Self.isMemberPath(path) else {
+          throw UsageError(
+            "option --select needs member names separated by '.', such as count or a.b; got '\(path)'",
+            command: .watch)
+        }
+        select = path
       default:
         throw UsageError("unknown option '\(argument)'", command: currentCommand())
       }
@@ -176,19 +217,32 @@ public struct Invocation: Equatable, Sendable {
       }
       throw UsageError(message)
     }
-    if count != nil && name != .watch && !wantsHelp {
-      throw UsageError("option --count is only for 'watch'", command: name)
+    if count != nil && name != .watch && name != .monitor && !wantsHelp {
+      throw UsageError("option --count is only for 'watch' and 'monitor'", command: name)
+    }
+    if select != nil && name != .watch && !wantsHelp {
+      throw UsageError("option --select is only for 'watch'", command: name)
     }
     if wantsHelp {
       self.init(options: options, command: .help(name == .help ? nil : name))
       return
     }
     let arguments = Array(positionals.dropFirst())
-    self.init(options: options, command: try Self.command(name, arguments, count: count))
+    self.init(
+      options: options, command: try Self.command(name, arguments, count: count, select: select))
+  }
+
+  /// The hidden command the completion scripts run.
+  public static let completeCommand = "__complete"
+
+  /// Whether `path` is member names separated by `.` (what `--select` accepts).
+  static func isMemberPath(_ path: String) -> Bool {
+    !path.isEmpty
+      && path.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty }
   }
 
   private static func command(
-    _ name: CommandName, _ arguments: [String], count: Int?
+    _ name: CommandName, _ arguments: [String], count: Int?, select: String?
   ) throws(UsageError) -> Command {
     func feature() throws(UsageError) -> String {
       guard let feature = arguments.first else {
@@ -199,6 +253,17 @@ public struct Invocation: Equatable, Sendable {
         throw UsageError("unexpected argument '\(arguments[1])'", command: name)
       }
       return feature
+    }
+    func features() throws(UsageError) -> [String] {
+      guard !arguments.isEmpty else {
+        throw UsageError("missing FEATURE (list them with 'statectl features')", command: name)
+      }
+      if arguments.contains("") { throw UsageError("FEATURE must not be empty", command: name) }
+      var seen = Set<String>()
+      for feature in arguments where !seen.insert(feature).inserted {
+        throw UsageError("feature '\(feature)' is given twice", command: name)
+      }
+      return arguments
     }
     func none() throws(UsageError) {
       if let extra = arguments.first {
@@ -217,8 +282,11 @@ public struct Invocation: Equatable, Sendable {
       }
       let fields = try EventFields.parse(arguments.dropFirst(2))
       return .send(feature: arguments[0], event: arguments[1], fields: fields)
-    case .get: return .get(feature: try feature())
-    case .watch: return .watch(feature: try feature(), count: count)
+    case .get: return .get(features: try features())
+    case .watch: return .watch(features: try features(), count: count, select: select)
+    case .monitor:
+      if arguments.contains("") { throw UsageError("FEATURE must not be empty", command: name) }
+      return .monitor(features: arguments, count: count)
     case .describe: return .describe(feature: try feature())
     case .undo: return .undo(feature: try feature())
     case .redo: return .redo(feature: try feature())
@@ -228,6 +296,21 @@ public struct Invocation: Equatable, Sendable {
     case .ping:
       try none()
       return .ping
+    case .socket:
+      try none()
+      return .socket
+    case .completions:
+      let shells = Shell.allCases.map(\.rawValue).joined(separator: ", ")
+      guard let word = arguments.first else {
+        throw UsageError("missing SHELL (one of \(shells))", command: .completions)
+      }
+      guard let shell = Shell(rawValue: word) else {
+        throw UsageError("no completions for '\(word)'; shells: \(shells)", command: .completions)
+      }
+      guard arguments.count == 1 else {
+        throw UsageError("unexpected argument '\(arguments[1])'", command: .completions)
+      }
+      return .completions(shell)
     case .help:
       guard let topic = arguments.first else { return .help(nil) }
       guard arguments.count == 1 else {

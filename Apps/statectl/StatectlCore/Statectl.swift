@@ -40,7 +40,14 @@ public struct Statectl {
       invocation = try Invocation(parsing: arguments)
     } catch {
       let helpCommand = error.command.map { "statectl help \($0.rawValue)" } ?? "statectl --help"
-      console.err("statectl: \(error.message)\nRun '\(helpCommand)' for usage.\n")
+      let hint = "Run '\(helpCommand)' for usage."
+      // --json asks for JSON errors too; the command line could not be parsed, so look for it.
+      if (arguments.prefix { $0 != "--" }).contains("--json") {
+        console.err(
+          ErrorReport.json(status: .usage, code: "usage", message: error.message, hint: hint))
+      } else {
+        console.err("statectl: \(error.message)\n\(hint)\n")
+      }
       return .usage
     }
     return run(invocation)
@@ -52,7 +59,8 @@ public struct Statectl {
     let socket = SocketPath.resolve(option: options.socket, environment: environment, uid: uid)
     var session = Session(
       console: console, socket: socket, timeout: options.timeout,
-      json: options.output == .json || (options.output == .automatic && !console.isTerminal))
+      json: options.output == .json || (options.output == .automatic && !console.isTerminal),
+      jsonErrors: options.output == .json)
     switch invocation.command {
     case .help(let topic):
       console.out((topic.map(Help.command) ?? Help.general(socket: socket)) + "\n")
@@ -60,8 +68,25 @@ public struct Statectl {
     case .version:
       console.out("statectl \(Help.version) (protocol \(ProtocolInfo.version))\n")
       return .success
-    case .watch(let feature, let count):
-      return session.watch(feature: feature, count: count, willWatch: willWatch)
+    case .socket:
+      console.out(socket.path + "\n")
+      return .success
+    case .completions(let shell):
+      console.out(CompletionScript.text(for: shell))
+      return .success
+    case .manPage:
+      console.out(ManPage.statectl)
+      return .success
+    case .complete(let words):
+      let candidates = Completion(environment: environment, uid: uid).candidates(words)
+      console.out(candidates.map { $0 + "\n" }.joined())
+      return .success
+    case .watch(let features, let count, let select):
+      return session.watch(features: features, count: count, select: select, willWatch: willWatch)
+    case .monitor(let features, let count):
+      return session.monitor(features: features, count: count, willWatch: willWatch)
+    case .get(let features) where features.count > 1:
+      return session.get(features: features)
     default:
       return session.request(invocation.command)
     }
@@ -72,6 +97,8 @@ public struct Statectl {
 struct Failure: Error {
   var status: ExitStatus
   var message: String
+  /// The daemon's error, when it refused.
+  var refusal: WireError?
 }
 
 /// One conversation with the daemon.
@@ -81,13 +108,16 @@ struct Session {
   let timeout: Duration?
   /// JSON lines instead of readable text.
   let json: Bool
-  private var nextID: Int64 = 1
+  /// Errors as one JSON object on stderr (`--json`).
+  let jsonErrors: Bool
+  var nextID: Int64 = 1
 
-  init(console: any Console, socket: SocketPath, timeout: Duration?, json: Bool) {
+  init(console: any Console, socket: SocketPath, timeout: Duration?, json: Bool, jsonErrors: Bool) {
     self.console = console
     self.socket = socket
     self.timeout = timeout
     self.json = json
+    self.jsonErrors = jsonErrors
   }
 
   /// Sends one request and prints its reply.
@@ -106,60 +136,29 @@ struct Session {
     }
   }
 
-  /// Watches `feature`, printing each state, until `count` states were printed or
-  /// the process is interrupted (the handlers `willWatch` installs exit with 0).
-  mutating func watch(feature: String, count: Int?, willWatch: () -> Void) -> ExitStatus {
-    do {
-      // A timeout would end a quiet watch, so only the connection attempt is bounded.
-      let connection = try connect(timeout: nil)
-      defer { connection.close() }
-      willWatch()
-      let reply = try call(connection, op: Request.Op.watch, fields: ["feature": .string(feature)])
-      var printed = 0
-      printState(
-        feature: feature, seq: reply.fields["seq"]?.intValue, state: reply.fields["state"] ?? .null,
-        extra: [:])
-      printed += 1
-      while count.map({ printed < $0 }) ?? true {
-        let message: Message?
-        do {
-          message = try connection.readMessage()
-        } catch {
-          throw Failure(status: .connectionFailed, message: error.message)
-        }
-        guard let message else {
-          throw Failure(
-            status: .connectionFailed, message: "the daemon closed the connection; watch ended")
-        }
-        guard case .push(let push) = message, push.kind == Push.stateKind,
-          push.feature == feature, let state = push.state
-        else { continue }
-        printState(feature: push.feature, seq: push.seq, state: state, extra: push.fields)
-        printed += 1
-      }
-      return .success
-    } catch {
-      return report(error)
-    }
-  }
-
   static func request(for command: Command) -> (op: String, fields: JSONObject) {
     switch command {
     case .send(let feature, let event, let eventFields):
       var object: JSONObject = ["type": .string(event)]
       for (key, value) in eventFields { object[key] = value }
       return (Request.Op.send, ["feature": .string(feature), "event": .object(object)])
-    case .get(let feature): return (Request.Op.get, ["feature": .string(feature)])
-    case .watch(let feature, _): return (Request.Op.watch, ["feature": .string(feature)])
+    case .get(let features): return (Request.Op.get, ["feature": .string(features.first ?? "")])
+    case .watch(let features, _, let select):
+      var fields: JSONObject = ["feature": .string(features.first ?? "")]
+      if let select { fields["select"] = .string(select) }
+      return (Request.Op.watch, fields)
+    case .monitor(let features, _):
+      return ("monitor", features.isEmpty ? [:] : ["features": .array(features.map(JSON.string))])
     case .describe(let feature): return (Request.Op.describe, ["feature": .string(feature)])
     case .undo(let feature): return (Request.Op.undo, ["feature": .string(feature)])
     case .redo(let feature): return (Request.Op.redo, ["feature": .string(feature)])
     case .features: return (Request.Op.features, [:])
-    case .ping, .help, .version: return (Request.Op.ping, [:])
+    case .ping, .help, .version, .socket, .completions, .complete, .manPage:
+      return (Request.Op.ping, [:])
     }
   }
 
-  private func connect(timeout: Duration?) throws(Failure) -> WireConnection {
+  func connect(timeout: Duration?) throws(Failure) -> WireConnection {
     do {
       return try WireConnection.connect(path: socket.path, timeout: timeout)
     } catch {
@@ -168,7 +167,7 @@ struct Session {
   }
 
   /// Sends the request and waits for its reply; a failed reply becomes a `.refused` failure.
-  private mutating func call(
+  mutating func call(
     _ connection: WireConnection, op: String, fields: JSONObject
   ) throws(Failure) -> ReplyMessage {
     let id = RequestID.number(nextID)
@@ -177,19 +176,25 @@ struct Session {
     do {
       reply = try connection.call(Request(id: id, op: op, fields: fields))
     } catch {
-      // An error the daemon sent without an id before closing (permission_denied,
-      // frame_too_large) explains the closed connection better.
-      if error.kind == .closed, let unsolicited = Self.unsolicitedError(connection) {
-        throw Self.refusal(unsolicited, op: op, fields: fields)
-      }
-      throw Failure(
-        status: .connectionFailed, message: Diagnostics.conversation(error, timeout: timeout))
+      throw conversationFailure(error, connection, op: op, fields: fields)
     }
     if !reply.ok {
       throw Self.refusal(
         reply.error ?? WireError(.internalError, "request failed"), op: op, fields: fields)
     }
     return reply
+  }
+
+  /// What a broken conversation means: an error the daemon sent without an id before closing
+  /// (permission_denied, frame_too_large) explains the closed connection better.
+  func conversationFailure(
+    _ error: ConnectionError, _ connection: WireConnection, op: String, fields: JSONObject
+  ) -> Failure {
+    if error.kind == .closed, let unsolicited = Self.unsolicitedError(connection) {
+      return Self.refusal(unsolicited, op: op, fields: fields)
+    }
+    return Failure(
+      status: .connectionFailed, message: Diagnostics.conversation(error, timeout: timeout))
   }
 
   /// The first failed reply without an id among the messages read so far.
@@ -204,17 +209,18 @@ struct Session {
 
   /// The daemon refused: exit status 1, except that a daemon refusing this user is
   /// unreachable for it (3), like a socket it may not open.
-  private static func refusal(_ error: WireError, op: String, fields: JSONObject) -> Failure {
+  static func refusal(_ error: WireError, op: String, fields: JSONObject) -> Failure {
     let status: ExitStatus = error.code == Diagnostics.permissionDenied ? .unreachable : .refused
-    return Failure(status: status, message: Diagnostics.refused(error, op: op, fields: fields))
+    return Failure(
+      status: status, message: Diagnostics.refused(error, op: op, fields: fields), refusal: error)
   }
 
-  private func report(_ error: any Error) -> ExitStatus {
-    guard let failure = error as? Failure else {
-      console.err("statectl: \(error)\n")
-      return .connectionFailed
-    }
-    console.err(failure.message + "\n")
+  /// Prints the failure on stderr (as JSON with `--json`) and returns its status.
+  func report(_ error: any Error) -> ExitStatus {
+    let failure =
+      error as? Failure ?? Failure(status: .connectionFailed, message: "statectl: \(error)")
+    console.err(
+      jsonErrors ? ErrorReport.json(failure) : failure.message + "\n")
     return failure.status
   }
 
@@ -255,24 +261,10 @@ struct Session {
           "statectl: warning: statectl speaks protocol \(ProtocolInfo.version), the daemon "
             + (version.map { "speaks \($0)" } ?? "did not say which it speaks") + "\n")
       }
-    case .watch, .help, .version:
+    case .watch, .monitor, .help, .version, .socket, .completions, .complete, .manPage:
       break
     }
     console.out(lines.joined(separator: "\n") + "\n")
-  }
-
-  /// One state of a watch: a JSON line, or `[seq] key: value, ...`.
-  private func printState(feature: String, seq: Int?, state: JSON, extra: JSONObject) {
-    if json {
-      var line: JSONObject = ["feature": .string(feature)]
-      if let seq { line["seq"] = JSON(seq) }
-      line["state"] = state
-      for (key, value) in extra where line[key] == nil { line[key] = value }
-      console.out(JSON.object(line).serializedString() + "\n")
-    } else {
-      let prefix = seq.map { "[\($0)] " } ?? ""
-      console.out(prefix + HumanFormat.inline(state) + "\n")
-    }
   }
 }
 

@@ -161,7 +161,8 @@ final class StatedProcess {
     directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     socketPath =
       defaultSocket
-      ? (extraEnvironment["XDG_RUNTIME_DIR"] ?? "/nonexistent") + "/stated/stated.sock"
+      ? extraEnvironment["STATED_SOCKET"]
+        ?? (extraEnvironment["XDG_RUNTIME_DIR"] ?? "/nonexistent") + "/stated/stated.sock"
       : directory + "/stated.sock"
     logPath = directory + "/stated.log"
     guard FileManager.default.isExecutableFile(atPath: Binaries.stated) else {
@@ -173,6 +174,8 @@ final class StatedProcess {
     var environment = ProcessInfo.processInfo.environment
     environment["LISTEN_PID"] = nil
     environment["LISTEN_FDS"] = nil
+    environment["STATED_SOCKET"] = nil
+    environment["NOTIFY_SOCKET"] = nil
     environment.merge(extraEnvironment) { $1 }
     process.environment = environment
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -213,4 +216,50 @@ final class StatedProcess {
     kill(process.processIdentifier, signal)
     _ = try await waitForExit(process)
   }
+}
+
+/// The package's root directory (for Scripts/ and Distribution/).
+let packageRoot: String = {
+  var url = URL(fileURLWithPath: #filePath)
+  for _ in 0..<4 { url.deleteLastPathComponent() }  // the file, Support/, CLITests/, Tests/
+  return url.path
+}()
+
+/// Whether `tool` is an executable on PATH.
+func isInstalled(_ tool: String) -> Bool {
+  let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+  return path.split(separator: ":").contains {
+    FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+  }
+}
+
+/// Runs any program to completion with pipes; returns its status and output.
+func runTool(
+  _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+  input: String? = nil
+) async throws -> ProcessResult {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  if let environment { process.environment = environment }
+  let output = Pipe()
+  let error = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  let inputPipe = Pipe()
+  process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
+  try process.run()
+  if let input {
+    inputPipe.fileHandleForWriting.write(Data(input.utf8))
+    try inputPipe.fileHandleForWriting.close()
+  }
+  let out = PipeLines(output)
+  let err = PipeLines(error)
+  while process.isRunning {
+    out.pump()
+    err.pump()
+    try await Task.sleep(for: .milliseconds(1))
+  }
+  let status = try await waitForExit(process)
+  return ProcessResult(status: status, standardOutput: out.rest(), standardError: err.rest())
 }

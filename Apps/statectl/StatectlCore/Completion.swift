@@ -1,0 +1,182 @@
+import Wire
+
+/// The candidates for one word of a `statectl` command line, for the shell completions
+/// (`statectl __complete WORDS…`, the last word being the one completed).
+///
+/// Commands and options are always known. Features, event types and field names come from the
+/// running daemon's `features` and `describe` (asked with a short timeout), else from
+/// `StaticCatalog`, the features `stated` ships with. A field is offered as `name=` when its type
+/// is a string, else `name:=`, following the command line's convention.
+///
+/// ```swift
+/// Completion(environment: { _ in nil }, uid: 1000).candidates(["send", "cou"])  // ["counter"]
+/// ```
+public struct Completion {
+  public var environment: (String) -> String?
+  public var uid: UInt32
+  /// How long to wait for the daemon: a completion must not hang the shell.
+  public var timeout: Duration = .milliseconds(500)
+
+  public init(environment: @escaping (String) -> String?, uid: UInt32) {
+    self.environment = environment
+    self.uid = uid
+  }
+
+  /// Options that take a value, with the command they belong to (nil: every command).
+  static let valueOptions: [(name: String, command: CommandName?)] = [
+    ("--socket", nil), ("-s", nil), ("--timeout", nil), ("--count", .watch), ("-n", .watch),
+    ("--select", .watch),
+  ]
+  static let globalOptions = ["--socket", "--json", "--human", "--timeout", "--help", "--version"]
+
+  public func candidates(_ words: [String]) -> [String] {
+    let current = words.last ?? ""
+    var positionals: [String] = []
+    var socketOption: String?
+    var index = 0
+    let before = words.dropLast()
+    while index < before.count {
+      let word = before[before.startIndex + index]
+      if Self.valueOptions.contains(where: { $0.name == word }) {
+        if (word == "--socket" || word == "-s") && index + 1 < before.count {
+          socketOption = before[before.startIndex + index + 1]
+        }
+        index += 2
+        continue
+      }
+      if word.hasPrefix("--socket=") { socketOption = String(word.dropFirst("--socket=".count)) }
+      if !word.hasPrefix("-") { positionals.append(word) }
+      index += 1
+    }
+    // The value of an option: nothing to offer (the shell completes file names for --socket).
+    if let previous = before.last, Self.valueOptions.contains(where: { $0.name == previous }) {
+      return []
+    }
+    let command = positionals.first.flatMap(CommandName.init(rawValue:))
+    if current.hasPrefix("-") {
+      var options = Self.globalOptions
+      if command == .watch || command == .monitor { options.append("--count") }
+      if command == .watch { options.append("--select") }
+      return options.filter { $0.hasPrefix(current) }
+    }
+    // A word holding '=' is a field's value: nothing to offer.
+    if current.contains("=") { return [] }
+    guard let command else {
+      return CommandName.allCases.map(\.rawValue).filter { $0.hasPrefix(current) }
+    }
+    let arguments = Array(positionals.dropFirst())
+    let socket = SocketPath.resolve(option: socketOption, environment: environment, uid: uid)
+    let catalog = Catalog(socket: socket.path, timeout: timeout)
+    let words: [String]
+    switch command {
+    case .send:
+      switch arguments.count {
+      case 0: words = catalog.features()
+      case 1: words = catalog.events(of: arguments[0])
+      default:
+        let given = Set(
+          arguments.dropFirst(2).compactMap { $0.split(separator: "=").first }.map {
+            $0.hasSuffix(":") ? String($0.dropLast()) : String($0)
+          })
+        words = catalog.fields(of: arguments[0], event: arguments[1])
+          .filter { !given.contains($0.name) }
+          .map { $0.name + ($0.isText ? "=" : ":=") }
+      }
+    case .get, .watch, .monitor:
+      words = catalog.features().filter { !arguments.contains($0) }
+    case .describe, .undo, .redo:
+      words = arguments.isEmpty ? catalog.features() : []
+    case .help:
+      words = arguments.isEmpty ? CommandName.allCases.map(\.rawValue) : []
+    case .completions:
+      words = arguments.isEmpty ? Shell.allCases.map(\.rawValue) : []
+    case .features, .ping, .socket:
+      words = []
+    }
+    return words.filter { $0.hasPrefix(current) }
+  }
+}
+
+/// Feature names, events and fields: the daemon's, or the shipped ones when it does not answer.
+struct Catalog {
+  let socket: String
+  let timeout: Duration
+
+  struct Field: Equatable {
+    var name: String
+    /// A string field: written `name=text`.
+    var isText: Bool
+  }
+
+  func features() -> [String] {
+    guard let reply = ask(Request.Op.features, [:]) else { return StaticCatalog.features }
+    return (reply["features"]?.arrayValue ?? []).compactMap {
+      $0.stringValue ?? $0["name"]?.stringValue
+    }
+  }
+
+  func events(of feature: String) -> [String] {
+    guard let reply = describe(feature) else {
+      return StaticCatalog.events[feature]?.map(\.type) ?? []
+    }
+    return (reply["events"]?.arrayValue ?? []).compactMap {
+      $0["type"]?.stringValue ?? $0["name"]?.stringValue
+    }
+  }
+
+  func fields(of feature: String, event: String) -> [Field] {
+    guard let reply = describe(feature) else {
+      return StaticCatalog.events[feature]?.first { $0.type == event }?.fields ?? []
+    }
+    let described = reply["events"]?.arrayValue?.first {
+      ($0["type"]?.stringValue ?? $0["name"]?.stringValue) == event
+    }
+    return (described?["fields"]?.arrayValue ?? []).compactMap { field in
+      guard let name = field["name"]?.stringValue else { return nil }
+      let type = field["type"]?.stringValue ?? field["type"]?["type"]?.stringValue
+      return Field(name: name, isText: type == "string")
+    }
+  }
+
+  private func describe(_ feature: String) -> JSONObject? {
+    ask(Request.Op.describe, ["feature": .string(feature)])
+  }
+
+  private func ask(_ op: String, _ fields: JSONObject) -> JSONObject? {
+    guard let connection = try? WireConnection.connect(path: socket, timeout: timeout) else {
+      return nil
+    }
+    defer { connection.close() }
+    guard let reply = try? connection.call(Request(id: 1, op: op, fields: fields)), reply.ok
+    else { return nil }
+    return reply.fields
+  }
+}
+
+/// The features `stated` ships with, for completions when no daemon answers.
+enum StaticCatalog {
+  struct Event {
+    var type: String
+    var fields: [Catalog.Field] = []
+  }
+
+  static let features = ["counter", "settings", "search"]
+  static let events: [String: [Event]] = [
+    "counter": [
+      Event(type: "increment"), Event(type: "decrement"), Event(type: "reset"),
+      Event(type: "set", fields: [.init(name: "value", isText: false)]),
+    ],
+    "settings": [
+      Event(
+        type: "set",
+        fields: [.init(name: "key", isText: true), .init(name: "value", isText: false)]),
+      Event(type: "reset", fields: [.init(name: "key", isText: true)]),
+      Event(type: "resetAll"),
+    ],
+    "search": [
+      Event(type: "search", fields: [.init(name: "term", isText: true)]),
+      Event(type: "toggleMark", fields: [.init(name: "id", isText: false)]),
+      Event(type: "clear"),
+    ],
+  ]
+}
