@@ -58,7 +58,7 @@ if let path = options.socketPath {
 }
 
 guard
-  let stateDirectory = options.stateDirectory
+  let requestedStateDirectory = options.stateDirectory
     ?? StateDirectory.defaultPath(environment: environment)
 else {
   fail(
@@ -68,14 +68,16 @@ else {
 
 // MARK: Claiming the state directory and the socket, before any state is read or written
 
+let stateDirectory: String
 do {
-  try StateDirectory.prepare(stateDirectory)
+  stateDirectory = try StateDirectory.prepare(requestedStateDirectory)
 } catch let ServerError.unusableDirectory(path, reason) {
   fail(
     ExitCode.cannotCreate,
     "cannot use the state directory \(path): \(reason); pass --state-dir PATH to use another")
 } catch {
-  fail(ExitCode.cannotCreate, "cannot use the state directory \(stateDirectory): \(error)")
+  fail(
+    ExitCode.cannotCreate, "cannot use the state directory \(requestedStateDirectory): \(error)")
 }
 let stateLock: StateDirectoryLock
 do {

@@ -142,6 +142,17 @@ struct DaemonProcessTests {
     }
   }
 
+  @Test func aRelativeStateDirectoryIsTakenFromTheCurrentDirectory() async throws {
+    let directory = TemporaryDirectory()
+    let daemon = try await DaemonProcess(
+      directory: directory, arguments: ["--socket", directory.socketPath, "--state-dir", "rel"],
+      defaultPaths: true, currentDirectory: directory.path)
+    _ = try await daemon.client().call(
+      #"{"op":"send","feature":"counter","event":{"type":"increment"}}"#)
+    #expect(fileExists(directory.path + "/rel/counter.json"))
+    #expect(daemon.log.contains("state in \(directory.path)/rel;"), "\(daemon.log)")
+  }
+
   @Test func aStaleSocketFileIsReplaced() async throws {
     let directory = TemporaryDirectory()
     // A socket file nobody listens on, as a crashed daemon leaves behind.

@@ -25,17 +25,22 @@ public final class RequestDispatcher: ConnectionDelegate {
   public let maxFrameBytes: Int
   /// Frames of at least this many bytes are parsed and run off the loop thread.
   public let largeFrameBytes: Int
+  /// While more than this many bytes wait for a monitoring connection, its event pushes are
+  /// skipped (and counted in the next one's `missed`).
+  public let monitorBacklogBytes: Int
   /// Where large frames are parsed and run: one thread, so they never crowd the machine.
   private let largeFrames = DispatchQueue(label: "state-server.large-frames")
 
   public init(
     registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
-    largeFrameBytes: Int = 64 << 10, logger: Logger = .silent
+    largeFrameBytes: Int = 64 << 10, monitorBacklogBytes: Int = 4 << 20,
+    logger: Logger = .silent
   ) {
     self.registry = registry
     self.version = version
     self.maxFrameBytes = maxFrameBytes
     self.largeFrameBytes = largeFrameBytes
+    self.monitorBacklogBytes = monitorBacklogBytes
     self.logger = logger
   }
 
@@ -397,7 +402,9 @@ public final class RequestDispatcher: ConnectionDelegate {
     reply.json("monitoring", .array(names.map(JSON.string)))
     // Queued before monitoring starts, so no push can come first.
     session.connection.send(reply.finish())
-    for feature in features { feature.monitors.add(session.connection) }
+    for feature in features {
+      feature.monitors.add(session.connection, backlogBytes: monitorBacklogBytes)
+    }
     return []
   }
 

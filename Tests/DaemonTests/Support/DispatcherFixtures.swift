@@ -6,7 +6,7 @@ import Wire
 
 /// Serves `tally` (with history) and `plain` (without) in-process through the real dispatcher.
 func withDispatcher(
-  maxFrameBytes: Int = 1 << 20,
+  maxFrameBytes: Int = 1 << 20, monitorBacklogBytes: Int = 4 << 20,
   register: (FeatureRegistry) -> Void = { registry in
     registry.register(TallyFeature.self, TallyBloc())
     registry.register(PlainFeature.self, TallyBloc(history: nil))
@@ -16,7 +16,8 @@ func withDispatcher(
   let registry = FeatureRegistry()
   register(registry)
   let dispatcher = RequestDispatcher(
-    registry: registry, version: "test", maxFrameBytes: maxFrameBytes)
+    registry: registry, version: "test", maxFrameBytes: maxFrameBytes,
+    monitorBacklogBytes: monitorBacklogBytes)
   try await withServer(
     delegate: dispatcher, configure: { $0.maxFrameBytes = maxFrameBytes },
     drain: { await dispatcher.drain() }
