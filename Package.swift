@@ -58,6 +58,23 @@ let package = Package(
     .executableTarget(
       name: "catalog-bench", dependencies: ["AppSearch"], path: "Scripts/CatalogBench"),
 
+    // libFuzzer targets (Scripts/fuzz builds them with the fuzzer and address sanitizers). In
+    // an ordinary build each is a small program that replays inputs from files, so they
+    // compile, and stay correct, with everything else.
+    .target(name: "FuzzSupport", path: "Scripts/Fuzz/Support"),
+    .executableTarget(
+      name: "fuzz-json", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/JSON"),
+    .executableTarget(
+      name: "fuzz-framer", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/Framer"),
+    .executableTarget(
+      name: "fuzz-request", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/Request"),
+    .executableTarget(
+      name: "fuzz-events",
+      dependencies: [
+        "FuzzSupport", "Wire", "StateServer", "BlocCore", "Counter", "Settings", "AppSearch",
+      ],
+      path: "Scripts/Fuzz/Events"),
+
     .testTarget(
       name: "BlocTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTests"),
     .testTarget(

@@ -8,8 +8,11 @@
 //     CLIENTS connections, each keeping PIPELINE requests in flight (a new request for
 //     every reply), all driven by one thread with epoll, like redis-benchmark.
 //     Replies are counted by their line ends; error replies (RESP "-", or a stated reply
-//     that does not start with {"ok":true) are counted apart.
-//     Prints: "<replies per second> <errors> <replies>" for the SECONDS after WARMUP.
+//     that does not start with {"ok":true) are counted apart. A request's latency runs from
+//     the moment it is queued for sending (a client sends a new one as soon as a reply
+//     comes) to the end of its reply.
+//     Prints: "<replies per second> <errors> <replies> <p50 µs> <p99 µs>" for the SECONDS
+//     after WARMUP.
 //
 //   bench-load spawn RUNS WARMUP -- COMMAND_A ... -- COMMAND_B ...
 //     Runs the two commands alternately (A B, then B A, ...) RUNS times each after
@@ -44,6 +47,11 @@ static void die(const char *what) {
   exit(2);
 }
 
+static int compare(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
 // ---- load ----
 
 static const char REDIS_REQUEST[] = "*2\r\n$4\r\nINCR\r\n$1\r\nk\r\n";
@@ -59,7 +67,27 @@ struct client {
   size_t out_length;
   size_t out_capacity;
   int want_write;
+  double *sent;        // when each request in flight was queued: a ring of PIPELINE slots
+  long sent_head;      // the oldest request in flight
+  long in_flight;
 };
+
+// Latency samples of the measured interval, in microseconds.
+static double *samples;
+static size_t sample_count, sample_capacity;
+static long pipeline_depth;
+
+static void record_latency(double microseconds) {
+  if (sample_count == sample_capacity) {
+    sample_capacity = sample_capacity ? sample_capacity * 2 : 65536;
+    samples = realloc(samples, sample_capacity * sizeof *samples);
+    if (!samples) {
+      perror("realloc");
+      exit(2);
+    }
+  }
+  samples[sample_count++] = microseconds;
+}
 
 static const char *request;
 static size_t request_length;
@@ -107,6 +135,11 @@ static void flush(int epoll, struct client *c) {
 }
 
 static void queue_requests(struct client *c, long count) {
+  double t = now();
+  for (long i = 0; i < count; i++) {
+    c->sent[(c->sent_head + c->in_flight) % pipeline_depth] = t;
+    c->in_flight++;
+  }
   size_t needed = c->out_length + (size_t)count * request_length;
   if (needed > c->out_capacity) {
     c->out_capacity = needed * 2;
@@ -134,6 +167,7 @@ static int load(int argc, char **argv) {
   request_length = strlen(request);
   int clients = atoi(argv[4]);
   int pipeline = atoi(argv[5]);
+  pipeline_depth = pipeline;
   double seconds = atof(argv[6]);
   double warmup = atof(argv[7]);
   if (clients < 1 || pipeline < 1 || seconds <= 0 || warmup < 0) {
@@ -147,6 +181,8 @@ static int load(int argc, char **argv) {
   for (int i = 0; i < clients; i++) {
     struct client *c = &all[i];
     c->fd = connect_unix(path);
+    c->sent = calloc((size_t)pipeline, sizeof *c->sent);
+    if (!c->sent) die("calloc");
     struct epoll_event event = {.events = EPOLLIN, .data.ptr = c};
     if (epoll_ctl(epoll, EPOLL_CTL_ADD, c->fd, &event) != 0) die("epoll_ctl");
   }
@@ -168,6 +204,7 @@ static int load(int argc, char **argv) {
       measuring = 1;
       counted = 0;
       counted_errors = 0;
+      sample_count = 0;
     }
     if (t >= measure_until) break;
     int ready = epoll_wait(epoll, events, 256, 100);
@@ -180,6 +217,7 @@ static int load(int argc, char **argv) {
       if (events[e].events & EPOLLOUT) flush(epoll, c);
       if (!(events[e].events & (EPOLLIN | EPOLLHUP | EPOLLERR))) continue;
       long completed = 0;
+      double received = now();
       for (;;) {
         ssize_t n = recv(c->fd, buffer, sizeof buffer, 0);
         if (n < 0) {
@@ -206,6 +244,11 @@ static int load(int argc, char **argv) {
           counted_errors += failed;
           c->line_length = 0;
           completed++;
+          if (c->in_flight > 0) {
+            if (measuring) record_latency((received - c->sent[c->sent_head]) * 1e6);
+            c->sent_head = (c->sent_head + 1) % pipeline_depth;
+            c->in_flight--;
+          }
         }
         if (n < (ssize_t)sizeof buffer) break;
       }
@@ -218,7 +261,13 @@ static int load(int argc, char **argv) {
     }
   }
   double elapsed = now() - measure_from;
-  printf("%.0f %ld %ld\n", (double)counted / elapsed, counted_errors, replies);
+  double p50 = 0, p99 = 0;
+  if (sample_count > 0) {
+    qsort(samples, sample_count, sizeof *samples, compare);
+    p50 = samples[(sample_count - 1) / 2];
+    p99 = samples[(size_t)((double)(sample_count - 1) * 0.99)];
+  }
+  printf("%.0f %ld %ld %.1f %.1f\n", (double)counted / elapsed, counted_errors, replies, p50, p99);
   for (int i = 0; i < clients; i++) close(all[i].fd);
   return errors > 0 ? 1 : 0;
 }
@@ -246,11 +295,6 @@ static double run_once(char **command, int *failed) {
   double elapsed = now() - start;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) (*failed)++;
   return elapsed * 1e6;
-}
-
-static int compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
 }
 
 static void summary(double *times, int runs, int failures) {

@@ -35,7 +35,7 @@ if options.showVersion {
   exit(0)
 }
 
-let logger = Logger(level: options.logLevel)
+let logger = Logger(label: "stated", level: options.logLevel)
 // Before any bloc exists, so creation and restore problems are logged too.
 BlocObservers.add(LoggingObserver(logger: logger))
 let environment = ProcessInfo.processInfo.environment
@@ -90,9 +90,9 @@ do {
 var configuration = ServerConfiguration(
   socketPath: socketPath, environment: environment, maxFrameBytes: options.maxFrameBytes)
 configuration.log = { message in logger.warning(message) }
-let listener: Listener
+let listener: ListeningSocket
 do {
-  listener = try Listener.open(
+  listener = try ListeningSocket.open(
     path: socketPath, environment: environment, backlog: configuration.backlog)
 } catch {
   stateLock.release()

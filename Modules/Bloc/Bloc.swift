@@ -108,14 +108,14 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// ```
   @discardableResult
   public func send(_ event: Event) async -> EventOutcome {
-    guard let (job, handler) = claimIdleSequentialLane(for: event) else {
+    guard let (job, handler, emitter) = claimIdleSequentialLane(for: event) else {
       return await add(event).outcome
     }
     // Fast path: the lane is idle, so handle the event in the caller's task, with no task
     // spawned and no thread hop. Events added meanwhile queue up and are handed to a runner.
     onEvent(event)
-    await execute(job, handler: handler, emitter: makeEmitter(for: event))
-    handOverSequentialLane(of: event.kind)
+    await execute(job, handler: handler, emitter: emitter)
+    handOverSequentialLane(of: event.kind, job: job.id)
     return await job.receipt.outcome
   }
 
@@ -170,6 +170,9 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     do {
       try await handler(job.event, emitter)
       outcome = emitter.isActive && !Task.isCancelled ? .handled : .cancelled
+      if emitter.isLooping, outcome.isHandled {
+        throw BlocError.forEachNotAwaited(bloc: name, event: String(describing: job.event))
+      }
     } catch is CancellationError where Task.isCancelled || !emitter.isActive {
       outcome = .cancelled
     } catch {

@@ -58,6 +58,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     } else {
       persister = nil
     }
+    CreationWatch.onCreate?(self)
     for entry in BlocObservers.all { entry.observer.onCreate(self) }
     if let issue { reportError(issue) }
   }
@@ -141,37 +142,67 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     return token
   }
 
+  /// Removes a tap added with ``tap(_:)``.
+  @_spi(Testing) public func untap(_ token: ObserverToken) {
+    core.withLock { $0.taps.removeAll { $0.token == token } }
+  }
+
   // MARK: Changing state
 
   /// Applies `next` if it differs from the current state. Returns the new sequence number, or
-  /// nil when equal. Throws ``BlocError/emitAfterClose(bloc:)`` after close.
+  /// nil when equal. After close, reports and throws ``BlocError/emitAfterClose(bloc:)``.
   @discardableResult
   func apply(
     _ next: State, recordHistory: Bool = true, announce: (Change<State>) -> Void = { _ in }
   ) throws -> UInt64? {
-    let applied = try core.withLock { core -> Applied? in
-      if core.isClosed { throw BlocError.emitAfterClose(bloc: name) }
-      guard next != core.state else { return nil }
+    try apply(recordHistory: recordHistory, announce: announce) { _ in next }
+  }
+
+  /// Applies the state `compute` derives from the current one, read and replaced under the
+  /// state's lock so no other change comes between (`compute` must not touch this bloc).
+  @discardableResult
+  func apply(
+    recordHistory: Bool = true, announce: (Change<State>) -> Void = { _ in },
+    _ compute: (State) throws -> State
+  ) throws -> UInt64? {
+    let attempt = try core.withLock { core -> Attempt in
+      if core.isClosed { return .closed }
+      let next = try compute(core.state)
+      guard next != core.state else { return .unchanged }
       let change = Change(current: core.state, next: next)
       if recordHistory { core.history?.record(core.state) }
       core.state = next
       core.sequence &+= 1
-      return Applied(
-        change: change, sequence: core.sequence, woken: takeWaiters(&core, for: next),
-        taps: core.taps, listeners: core.listeners)
+      return .applied(
+        Applied(
+          change: change, sequence: core.sequence, woken: takeWaiters(&core, for: next),
+          taps: core.taps, listeners: core.listeners))
     }
-    guard let applied else { return nil }
+    let applied: Applied
+    switch attempt {
+    case .unchanged: return nil
+    case .closed:
+      let error = BlocError.emitAfterClose(bloc: name)
+      reportError(error)
+      throw error
+    case .applied(let done): applied = done
+    }
     let (change, sequence, woken, taps) = (
       applied.change, applied.sequence, applied.woken, applied.taps
     )
-    persister?.schedule(next, version: sequence)
+    persister?.schedule(change.next, version: sequence)
     for entry in taps { entry.tap(.change(change)) }
     announce(change)
     onChange(change)
-    let update = StateUpdate(sequence: sequence, state: next)
+    let update = StateUpdate(sequence: sequence, state: change.next)
     for listener in applied.listeners { listener.deliver(update) }
     for waiter in woken { waiter.continuation.resume(returning: update) }
     return sequence
+  }
+
+  enum Attempt {
+    case closed, unchanged
+    case applied(Applied)
   }
 
   struct Applied {

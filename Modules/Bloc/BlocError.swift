@@ -8,6 +8,9 @@ public enum BlocError: Error, Equatable, Sendable, CustomStringConvertible {
   case addAfterClose(bloc: String, event: String)
   /// A handler emitted after it had finished or was cancelled; the state was not applied.
   case emitAfterHandlerDone(bloc: String, event: String)
+  /// A handler returned while an `emit.forEach` it started was still running: the loop was not
+  /// awaited, so its states could never be applied.
+  case forEachNotAwaited(bloc: String, event: String)
 
   public var description: String {
     switch self {
@@ -21,6 +24,9 @@ public enum BlocError: Error, Equatable, Sendable, CustomStringConvertible {
     case .emitAfterHandlerDone(let bloc, let event):
       return
         "\(bloc): the handler of \(event) emitted after it finished or was cancelled; the state was dropped (await the work inside the handler, or check emit.isActive)"
+    case .forEachNotAwaited(let bloc, let event):
+      return
+        "\(bloc): the handler of \(event) returned while its emit.forEach was still running; its states are dropped (write `try await emit.forEach(…)` inside the handler, not in a Task)"
     }
   }
 }

@@ -14,6 +14,9 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   // The class is not open; its only subclass (JobEmitter) adds immutable or weak references.
   private let active = Atomic<Bool>(true)
   private let lastSequence = Atomic<UInt64>(0)
+  // How many `forEach` loops are running: one still running when the handler returns was not
+  // awaited, a misuse the bloc reports.
+  private let loops = Atomic<Int>(0)
 
   init() {}
 
@@ -43,10 +46,19 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
 
   /// Emits a state for each element of `sequence` until it ends or the handler is cancelled.
   /// An error thrown by the sequence is rethrown unless `onError` maps it to a state.
+  ///
+  /// Await it inside the handler: a loop left running after the handler returns (say, in a
+  /// `Task`) fails the event with ``BlocError/forEachNotAwaited(bloc:event:)``.
   public func forEach<S: AsyncSequence & Sendable>(
     _ sequence: S, onData: @Sendable (S.Element) -> State,
     onError: (@Sendable (any Error) -> State)? = nil
   ) async throws where S.Element: Sendable {
+    loops.add(1, ordering: .relaxed)
+    defer { loops.subtract(1, ordering: .relaxed) }
+    if !isActive, !Task.isCancelled {
+      reportMisusedLoop()
+      return
+    }
     do {
       for try await element in sequence {
         if Task.isCancelled || !isActive { return }
@@ -61,6 +73,9 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
 
   func apply(_ state: State) -> UInt64? { fatalError("subclass") }
   func reportDropped() {}
+  func reportMisusedLoop() {}
+  /// Whether a `forEach` loop is still running.
+  var isLooping: Bool { loops.load(ordering: .relaxed) > 0 }
   func finish() { active.store(false, ordering: .releasing) }
   var highestSequence: UInt64 { lastSequence.load(ordering: .relaxed) }
 }
@@ -95,6 +110,12 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
     return try? bloc.apply(state) { change in
       bloc.onTransition(Transition(current: change.current, event: event, next: change.next))
     }
+  }
+
+  override func reportMisusedLoop() {
+    guard let bloc else { return }
+    bloc.reportError(
+      BlocError.forEachNotAwaited(bloc: bloc.name, event: String(describing: event)))
   }
 
   override func reportDropped() {

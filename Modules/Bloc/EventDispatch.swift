@@ -36,10 +36,14 @@ extension Bloc {
     var handlers: [Event.Kind: Registration] = [:]
     var lanes: [Event.Kind: Lane] = [:]
     var tasks: [UInt64: (task: Task<Void, Never>, emitter: Emitter<State>?)] = [:]
+    /// The emitter of the job each sequential runner is handling, so close() can finish it.
+    var runnerEmitters: [UInt64: Emitter<State>] = [:]
     var timers: [UInt64: Timer] = [:]
     /// Handlers sleeping on the clock, by id.
     var sleepers: [UInt64: Deadline] = [:]
-    /// Jobs started and not yet concluded (queued jobs are not counted).
+    /// Units of work started and not yet ended: a concurrent, droppable or restartable job, a
+    /// sequential runner (however many jobs it has taken), a wait for storage. Queued jobs are
+    /// not counted, so a runner asleep on the clock is exactly one sleeper.
     var activeWork = 0
     var settleWaiters: [CheckedContinuation<Bool, Never>] = []
     var isClosed = false
@@ -73,6 +77,7 @@ extension Bloc {
         entry.emitter?.finish()
         entry.task.cancel()
       }
+      for emitter in runnerEmitters.values { emitter.finish() }
       handlers = [:]
       return (tasks.values.map(\.task), abandoned)
     }
@@ -154,8 +159,9 @@ extension Bloc {
   }
 
   /// Marks the event's lane busy if it is sequential and idle, for `send`'s fast path.
-  func claimIdleSequentialLane(for event: Event) -> (Job, Handler)? {
-    let claimed = dispatch.withLock { dispatch -> (Job, Handler)? in
+  func claimIdleSequentialLane(for event: Event) -> (Job, Handler, Emitter<State>)? {
+    let emitter = makeEmitter(for: event)
+    let claimed = dispatch.withLock { dispatch -> (Job, Handler, Emitter<State>)? in
       guard !dispatch.isClosed, let registration = dispatch.handlers[event.kind],
         case .sequential = registration.transformer.strategy,
         dispatch.lanes[event.kind]?.busy != true
@@ -163,14 +169,16 @@ extension Bloc {
       dispatch.lanes[event.kind, default: Lane()].busy = true
       dispatch.activeWork += 1
       let job = Job(id: dispatch.nextID(), event: event, receipt: EventReceipt())
-      return (job, registration.handler)
+      dispatch.runnerEmitters[job.id] = emitter
+      return (job, registration.handler, emitter)
     }
     return claimed
   }
 
   /// After the fast path: runs what queued up meanwhile on a runner task, or frees the lane.
-  func handOverSequentialLane(of kind: Event.Kind) {
+  func handOverSequentialLane(of kind: Event.Kind, job: UInt64) {
     ended(uncounting: 1) { dispatch in
+      dispatch.runnerEmitters[job] = nil
       guard !dispatch.isClosed, let next = dispatch.lanes[kind]?.queue.pop(),
         let handler = dispatch.handlers[kind]?.handler
       else {
@@ -182,8 +190,9 @@ extension Bloc {
     }
   }
 
-  /// One task per busy period runs the lane's jobs in order. It takes every queued job at once
-  /// (one lock per batch rather than per job), so `add` and the runner rarely contend.
+  /// One task per busy period runs the lane's jobs in order, counted as one unit of work. It
+  /// takes every queued job at once (one lock per batch rather than per job), so `add` and the
+  /// runner rarely contend.
   private func startSequential(
     _ first: Job, _ kind: Event.Kind, _ handler: @escaping Handler, _ dispatch: inout Dispatch
   ) {
@@ -192,26 +201,35 @@ extension Bloc {
       var batch = [first]
       while !batch.isEmpty {
         for job in batch {
-          if Task.isCancelled {
+          // Registered so that close() finishes it: its later emits are then dropped and
+          // reported, as with every other transformer.
+          let emitter = self.makeEmitter(for: job.event)
+          let closed = self.dispatch.withLock { dispatch -> Bool in
+            if dispatch.isClosed { return true }
+            dispatch.runnerEmitters[runnerID] = emitter
+            return false
+          }
+          if closed || Task.isCancelled {
             self.conclude(job.event, job.receipt, .cancelled)
             continue
           }
-          // Not registered for close(): cancelling the runner is enough, as emits after close
-          // are refused by the closed bloc.
-          await self.execute(job, handler: handler, emitter: self.makeEmitter(for: job.event))
+          await self.execute(job, handler: handler, emitter: emitter)
         }
-        // The next batch is counted under the same lock that uncounts this one, so settled()
-        // sees no idle gap.
-        batch = self.ended(uncounting: batch.count) { dispatch -> [Job] in
+        // The runner stays counted across batches; when the queue is empty it ends under the
+        // same lock that frees the lane, so neither settled() nor add sees a gap.
+        let (next, waiters) = self.dispatch.withLock {
+          dispatch -> ([Job], [CheckedContinuation<Bool, Never>]) in
+          dispatch.runnerEmitters[runnerID] = nil
           if !dispatch.isClosed, dispatch.lanes[kind]?.queue.isEmpty == false {
-            let next = dispatch.lanes[kind]?.queue.drain() ?? []
-            dispatch.activeWork += next.count
-            return next
+            return (dispatch.lanes[kind]?.queue.drain() ?? [], [])
           }
           dispatch.lanes[kind]?.busy = false
           dispatch.tasks.removeValue(forKey: runnerID)
-          return []
+          dispatch.activeWork -= 1
+          return ([], dispatch.takeSettleWaiters())
         }
+        for waiter in waiters { waiter.resume(returning: false) }
+        batch = next
       }
     }
     dispatch.tasks[runnerID] = (task, nil)

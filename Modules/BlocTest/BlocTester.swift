@@ -47,15 +47,21 @@ public func runBlocTest<B: BlocBase<State>, State: Sendable & Equatable>(
   verify: @Sendable (B) async throws -> Void = { _ in }
 ) async -> BlocTestReport<State> {
   let clock = TestClock()
+  // Every bloc of this state type made during `build` is recorded from its creation, so a
+  // handler that runs before `build` returns is never missed; only the built one's record is
+  // kept.
+  let made = CreatedBlocs<State>()
   let bloc: B
   do {
-    bloc = try await build(clock)
+    bloc = try await CreationWatch.$onCreate.withValue({ made.watch($0) }) {
+      try await build(clock)
+    }
   } catch {
+    made.stopAll()
     return BlocTestReport(states: [], errors: [], failures: ["build threw: \(error)"])
   }
+  let recording = made.keep(bloc)
   if let seed { bloc.seed(seed) }
-  let recording = Recording<State>()
-  bloc.tap { recording.record($0) }
   var failures: [String] = []
   let context = BlocTestContext<B, State>(bloc: bloc, clock: clock)
   do {
@@ -111,4 +117,42 @@ final class Recording<State: Sendable>: Sendable {
   }
 
   var snapshot: ([State], [any Error]) { log.withLock { $0 } }
+}
+
+/// The blocs created during `build`, each with the tap recording it.
+final class CreatedBlocs<State: Sendable & Equatable>: Sendable {
+  private struct Entry {
+    weak var bloc: BlocBase<State>?
+    let token: ObserverToken
+    let recording: Recording<State>
+  }
+  private let entries = Locked<[ObjectIdentifier: Entry]>([:])
+
+  func watch(_ object: AnyObject) {
+    guard let bloc = object as? BlocBase<State> else { return }
+    let recording = Recording<State>()
+    let token = bloc.tap { recording.record($0) }
+    entries.withLock {
+      $0[ObjectIdentifier(bloc)] = Entry(bloc: bloc, token: token, recording: recording)
+    }
+  }
+
+  /// Stops recording every bloc but `bloc`, and returns `bloc`'s recording (starting it now if
+  /// the bloc was made before `build`).
+  func keep(_ bloc: BlocBase<State>) -> Recording<State> {
+    let kept = entries.withLock { $0.removeValue(forKey: ObjectIdentifier(bloc)) }
+    stopAll()
+    if let kept { return kept.recording }
+    let recording = Recording<State>()
+    bloc.tap { recording.record($0) }
+    return recording
+  }
+
+  func stopAll() {
+    let others = entries.withLock { entries in
+      defer { entries = [:] }
+      return Array(entries.values)
+    }
+    for entry in others { entry.bloc?.untap(entry.token) }
+  }
 }

@@ -101,7 +101,13 @@ extension EventCase {
     }
   }
 
+  /// Writes a field's value; an optional field's nil is left out, as if absent.
   private static func writer<V>(_ field: Field<V>) -> @Sendable (Any) -> (any Encodable)? {
-    { value in value as? V }
+    { value in
+      guard let value = value as? V else { return nil }
+      let mirror = Mirror(reflecting: value)
+      if mirror.displayStyle == .optional, mirror.children.isEmpty { return nil }
+      return value
+    }
   }
 }

@@ -15,13 +15,20 @@ import BlocCore
 public final class SettingsBloc: Bloc<SettingsEvent, SettingsState>, @unchecked Sendable {
   // @unchecked: the library's pattern; Bloc keeps all mutable state behind its own locks.
 
-  /// - Parameter unreadable: what to do with a stored value that cannot be read (by default it
-  ///   is kept aside and the defaults apply; see ``BlocBase/restoreIssue``).
-  public init(storage: any BlocStorage, unreadable: UnreadablePolicy = .keepAside) {
+  /// - Parameters:
+  ///   - defaults: the settings before any change, and what `reset` and `resetAll` restore.
+  ///   - unreadable: what to do with a stored value that cannot be read (by default it is kept
+  ///     aside and the defaults apply; see ``BlocBase/restoreIssue``).
+  public init(
+    storage: any BlocStorage, defaults: any SettingsDefaultsSource = BuiltInSettingsDefaults(),
+    unreadable: UnreadablePolicy = .keepAside
+  ) {
     super.init(
-      initialState: .defaults,
+      initialState: defaults.defaults,
       persistence: Persistence(
         storage: storage, key: SettingsFeature.storageKey, unreadable: unreadable))
-    on(.change) { event, emit in emit(try emit.state.applying(event)) }
+    on(.change) { event, emit in
+      emit(try emit.state.applying(event, defaults: defaults.defaults))
+    }
   }
 }

@@ -6,12 +6,14 @@
 /// try fast.setting(.searchLimit, to: 500)  // throws: searchLimit must be an integer from 1 to 200; got 500
 /// ```
 extension SettingsState {
-  /// Applies an event: set one setting, reset one, or reset all.
-  public func applying(_ event: SettingsEvent) throws(SettingsError) -> SettingsState {
+  /// Applies an event: set one setting, reset one, or reset all (to `defaults`).
+  public func applying(
+    _ event: SettingsEvent, defaults: SettingsState = .defaults
+  ) throws(SettingsError) -> SettingsState {
     switch event {
     case .set(let key, let value): return try setting(key, to: value)
-    case .reset(let key): return resetting(key)
-    case .resetAll: return .defaults
+    case .reset(let key): return resetting(key, to: defaults)
+    case .resetAll: return defaults
     }
   }
 
@@ -63,9 +65,11 @@ extension SettingsState {
     return next
   }
 
-  /// The state with one setting back at its default (never refused).
-  public func resetting(_ key: SettingKey) -> SettingsState {
-    // A default is always accepted: both bounds default to none.
-    (try? setting(key, to: SettingsState.defaults.value(of: key))) ?? self
+  /// The state with one setting back at its value in `defaults`. A bound that would cross the
+  /// other bound is cleared instead (the built-in defaults have no bounds, so never there).
+  public func resetting(_ key: SettingKey, to defaults: SettingsState = .defaults) -> SettingsState
+  {
+    if let reset = try? setting(key, to: defaults.value(of: key)) { return reset }
+    return (try? setting(key, to: .null)) ?? self
   }
 }

@@ -1,3 +1,4 @@
+import BlocCore
 import Synchronization
 
 /// One client connection. Thread-safe: `send`, `push` and `close` may be called from
@@ -16,7 +17,7 @@ public final class Connection: Sendable {
   /// The socket; only the loop thread uses it, and only while the connection is open.
   let fd: Int32
   private let waker: LoopWaker
-  private let state = Mutex(State())
+  private let state = Locked(State())
   /// Mirrors of `State` for the loop's per-frame check and for `queuedByteCount`,
   /// written under the lock and read without it (advisory: used for backpressure).
   private let queuedTotal = Atomic(0)

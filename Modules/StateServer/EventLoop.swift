@@ -22,7 +22,7 @@ final class EventLoop {
   let drain: @Sendable () async -> Void
   let waker: LoopWaker
   let epoll: Epoll
-  let listener: Listener
+  let listener: ListeningSocket
   let onFinished: @Sendable () -> Void
 
   var listening = true
@@ -46,7 +46,7 @@ final class EventLoop {
   }
 
   init(
-    listener: Listener, waker: LoopWaker, configuration: ServerConfiguration,
+    listener: ListeningSocket, waker: LoopWaker, configuration: ServerConfiguration,
     delegate: any ConnectionDelegate, drain: @escaping @Sendable () async -> Void,
     onFinished: @escaping @Sendable () -> Void
   ) throws {

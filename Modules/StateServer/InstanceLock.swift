@@ -1,5 +1,5 @@
+import BlocCore
 import Glibc
-import Synchronization
 
 /// An exclusive `flock` on a lock file, held (fd open) for the daemon's whole life and released
 /// by the kernel if it crashes: `<socket>.lock` makes one daemon own a socket path,
@@ -17,7 +17,7 @@ final class InstanceLock: Sendable {
 
   let path: String
   private let fd: Int32
-  private let released = Mutex(false)
+  private let released = Locked(false)
 
   private init(path: String, fd: Int32) {
     self.path = path

@@ -1,7 +1,8 @@
+import BlocCore
 import Glibc
 import Synchronization
 
-/// How other threads hand work to the event loop: a Mutex-protected inbox plus an
+/// How other threads hand work to the event loop: a lock-protected inbox plus an
 /// eventfd the loop polls. The eventfd is written only when the loop may be asleep
 /// and nobody has written yet (`needsSignal`), so bursts cost one syscall, and replies
 /// produced on the loop thread itself cost none.
@@ -15,7 +16,7 @@ final class LoopWaker: Sendable {
   }
 
   let eventFD: Int32
-  private let inbox = Mutex(Inbox())
+  private let inbox = Locked(Inbox())
   /// True while the loop is (about to be) blocked in epoll_wait.
   private let needsSignal = Atomic(false)
 

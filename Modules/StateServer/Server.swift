@@ -1,7 +1,7 @@
+import BlocCore
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 
 /// The daemon's transport: binds the socket, runs the event loop on its own thread,
 /// and shuts down gracefully.
@@ -14,7 +14,7 @@ public final class Server: Sendable {
   public let configuration: ServerConfiguration
   private let delegate: any ConnectionDelegate
   private let drain: @Sendable () async -> Void
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   private struct State {
     enum Phase {
@@ -52,16 +52,16 @@ public final class Server: Sendable {
   public func start() throws {
     try checkStartable()
     try start(
-      on: Listener.open(
+      on: ListeningSocket.open(
         path: configuration.socketPath, environment: configuration.environment,
         backlog: configuration.backlog))
   }
 
-  /// Starts the loop thread on a listener opened earlier with ``Listener/open(path:environment:backlog:)``;
+  /// Starts the loop thread on a listener opened earlier with ``ListeningSocket/open(path:environment:backlog:)``;
   /// returns once it runs. A daemon opens its listener first, so a second instance is refused
   /// before it restores any state, and clients connecting meanwhile wait in the backlog.
   /// The server owns `listener` from here on (it is closed if starting fails).
-  public func start(on listener: Listener) throws {
+  public func start(on listener: ListeningSocket) throws {
     do {
       try state.withLock { state in
         try Self.checkStartable(state)
@@ -141,17 +141,17 @@ public final class Server: Sendable {
     await waitUntilStopped()
   }
 
-  private func startLoopThread(listener: Listener, waker: LoopWaker) throws {
+  private func startLoopThread(listener: ListeningSocket, waker: LoopWaker) throws {
     // The loop owns non-Sendable state, so it is built on its own thread; the
     // semaphore hands the outcome of building it back to `start`.
-    let outcome = Mutex<ServerError?>(nil)
+    let outcome = Locked<ServerError?>(nil)
     let ready = DispatchSemaphore(value: 0)
     let configuration = self.configuration
     let delegate = self.delegate
     let drain = self.drain
     let thread = Thread { [self] in
       // Named from inside: that is when Foundation can apply it to the OS thread (top -H).
-      Thread.current.name = "stated-io"
+      Thread.current.name = "server-io"
       let loop: EventLoop
       do {
         loop = try EventLoop(

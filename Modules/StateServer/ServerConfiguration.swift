@@ -60,9 +60,9 @@ public struct ServerConfiguration: Sendable {
     return value
   }()
 
-  /// Writes "stated: <message>" to fd 2 (unbuffered, safe from any thread).
+  /// Writes "<program>: <message>" to fd 2 (unbuffered, safe from any thread).
   public static func logToStandardError(_ message: String) {
-    let line = Array("stated: \(message)\n".utf8)
+    let line = Array("\(Logger.programName): \(message)\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
   }
 }

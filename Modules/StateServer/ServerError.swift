@@ -23,7 +23,7 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .alreadyRunning(let path, let pid):
       let who = pid.map { " (pid \($0))" } ?? ""
-      return "another stated is already running on \(path)\(who)"
+      return "another daemon is already running on \(path)\(who)"
     case .stateDirectoryInUse(let directory, let pid, let socketPath):
       let who = [pid.map { "pid \($0)" }, socketPath.map { "socket \($0)" }].compactMap { $0 }
       let owner = who.isEmpty ? "" : " (\(who.joined(separator: ", ")))"

@@ -1,6 +1,6 @@
+import BlocCore
 import Dispatch
 import Glibc
-import Synchronization
 
 /// Turns SIGTERM/SIGINT into a callback instead of process death.
 ///
@@ -10,7 +10,7 @@ import Synchronization
 /// registered, asynchronously on its manager thread; until then a delivery would be
 /// ignored and lost, so `init` returns only after every source reported registration.
 public final class TerminationSignals: Sendable {
-  private let sources: Mutex<[any DispatchSourceSignal]>
+  private let sources: Locked<[any DispatchSourceSignal]>
 
   /// Starts observing `signals`; `handler` runs on a Dispatch queue for each delivery.
   public init(
@@ -30,7 +30,7 @@ public final class TerminationSignals: Sendable {
       // Bounded so a libdispatch oddity cannot hang startup; it registers in microseconds.
       _ = registered.wait(timeout: .now() + .seconds(5))
     }
-    sources = Mutex(installed)
+    sources = Locked(installed)
   }
 
   /// Stops observing; the signals stay ignored.

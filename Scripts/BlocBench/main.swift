@@ -156,7 +156,7 @@ for listeners in [1, 100] {
   line("  \(listeners) listeners", value)
 }
 
-print("targets: Bloc with 1 subscriber ≤ 9× an actor call, with 100 ≤ 70×")
+print("targets: Bloc add → state with 1 subscriber ≤ 9× an actor call, with 100 ≤ 30×")
 print(
   String(
     format: "reached with add: 1 subscriber %.1f×, 100 subscribers %.1f×",
@@ -169,3 +169,13 @@ print(
   String(
     format: "reached with send and listeners: 1 listener %.1f×, 100 listeners %.1f×",
     actorCall / blocRates[2001]!, actorCall / blocRates[2100]!))
+
+// For Scripts/bench: `result NAME VALUE`, ratios in multiples of an actor call's time.
+let results: [(String, Double)] = [
+  ("actor_calls_per_second", actorCall),
+  ("add_1_subscriber_ratio", actorCall / blocRates[1]!),
+  ("add_100_subscribers_ratio", actorCall / blocRates[100]!),
+  ("send_awaiting_0_subscribers_ratio", actorCall / blocRates[1000]!),
+  ("send_awaiting_1_subscriber_ratio", actorCall / blocRates[1001]!),
+]
+for (name, value) in results { print("result \(name) \(String(format: "%.2f", value))") }

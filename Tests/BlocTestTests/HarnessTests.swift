@@ -160,3 +160,46 @@ final class Delayed: Bloc<Step, Int>, @unchecked Sendable {
     #expect(clock.sleeperCount == 0)
   }
 }
+
+@Suite struct HarnessRecordsFromCreation {
+  /// The recorder was once installed after `build` returned, while the event added in `build`
+  /// could already be handled on another thread: its state went missing under load.
+  @Test func statesOfEventsAddedDuringBuildAreNeverMissed() async {
+    let failures = await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          var failed = 0
+          for _ in 0..<300 {
+            let report = await runBlocTest(
+              build: { _ in
+                let bloc = StepBloc()
+                bloc.add(.up)
+                return bloc
+              }, expect: [1])
+            if !report.passed { failed += 1 }
+          }
+          return failed
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(failures == 0)
+  }
+
+  @Test func onlyTheBuiltBlocIsRecorded() async {
+    await blocTest(
+      build: { _ in
+        let other = StepBloc()
+        await other.send(.up)
+        await other.close()
+        let bloc = StepBloc()
+        bloc.add(.up)
+        return bloc
+      }, expect: [1])
+  }
+
+  @Test func aBlocMadeBeforeBuildIsStillRecorded() async {
+    let made = StepBloc()
+    await blocTest(build: { _ in made }, act: { $0.bloc.add(.up) }, expect: [1])
+  }
+}

@@ -1,4 +1,5 @@
 import BlocCore
+import BlocTest
 import Testing
 
 @Suite struct SettleTests {
@@ -12,5 +13,30 @@ import Testing
       #expect(bloc.state.count == 300)
       await bloc.close()
     }
+  }
+}
+
+@Suite struct SettleWithClockTests {
+  final class Sleepy: Bloc<CounterEvent, Int>, @unchecked Sendable {
+    init(clock: any Clock<Duration>) {
+      super.init(initialState: 0, clock: clock)
+      on(.increment) { _, emit in
+        try await emit.sleep(for: .seconds(1))
+        emit(emit.state + 1)
+      }
+    }
+  }
+
+  /// settled() once counted every queued job behind a sleeping handler as work in progress, so
+  /// with two or more queued it never returned.
+  @Test(.timeLimit(.minutes(1)))
+  func settledReturnsWhileASequentialHandlerSleepsWithEventsQueued() async {
+    await blocTest(
+      build: { clock in Sleepy(clock: clock) },
+      act: { context in
+        for _ in 0..<4 { context.bloc.add(.increment) }
+        await context.advance(by: .seconds(4))
+      },
+      expect: [1, 2, 3, 4])
   }
 }

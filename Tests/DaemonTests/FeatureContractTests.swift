@@ -45,6 +45,12 @@ struct FeatureContractTests {
       #expect(reply.errorMessage.contains(hint), "\(reply.errorMessage)")
       #expect(reply.errorMessage.utf8.count < 200, "\(reply.errorMessage)")
     }
+    // A number too large for any double is refused by the parser, quoting only its start.
+    let digits = String(repeating: "9", count: 100_000)
+    let tooLarge = try await client.call(
+      Self.send("counter", #"{"type":"set","value":\#(digits)}"#))
+    #expect(tooLarge.errorCode == "parse_error")
+    #expect(tooLarge.errorMessage.utf8.count < 200, "\(tooLarge.errorMessage.prefix(300))")
     let huge = String(repeating: "x", count: 100_000)
     let long = try await client.call(Self.send("counter", #"{"type":"set","value":"\#(huge)"}"#))
     #expect(long.errorCode == "invalid_field")

@@ -1,6 +1,5 @@
 import Glibc
 import StateServer
-import Synchronization
 import Testing
 
 @Suite("Server I/O")

@@ -36,7 +36,7 @@ struct SocketActivationTests {
   func activationChild() throws {
     let parts = ProcessInfo.processInfo.environment[Self.childVariable]!.split(separator: "|")
     let (socketPath, marker) = (String(parts[0]), String(parts[1]))
-    let listener = try Listener.open(path: "/nonexistent/configured.sock")
+    let listener = try ListeningSocket.open(path: "/nonexistent/configured.sock")
     var accepted: Int32 = -1
     for _ in 0..<1000 where accepted < 0 {
       accepted = accept(listener.fileDescriptor, nil, nil)

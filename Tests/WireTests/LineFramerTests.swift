@@ -62,6 +62,18 @@ func frame(_ text: String) -> LineFramer.Event { .frame(Array(text.utf8)) }
     #expect(framer.feed(" \n{}\n") == [frame("{}")])
   }
 
+  @Test func longBlankLineIsOversizedHoweverItArrives() {
+    // Found by `Scripts/fuzz framer`: fed byte by byte the line was refused (the framer holds
+    // at most maxFrameBytes + 1 bytes), fed at once it was skipped as blank.
+    let stream = "      \nok\n"
+    var whole = LineFramer(maxFrameBytes: 4)
+    #expect(whole.feed(stream) == [.oversized(6), frame("ok")])
+    var byByte = LineFramer(maxFrameBytes: 4)
+    var events: [LineFramer.Event] = []
+    for character in stream { events += byByte.feed(String(character)) }
+    #expect(events == [.oversized(6), frame("ok")])
+  }
+
   @Test func crlfAndBlankLines() {
     var framer = LineFramer()
     #expect(framer.feed("\n\r\n\n  x\r\ny\r") == [frame("  x")])

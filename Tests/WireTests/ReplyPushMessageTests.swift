@@ -70,6 +70,26 @@ func line(_ text: String) -> [UInt8] { Array(text.utf8) + [0x0A] }
     #expect(
       other
         == .push(PushMessage(kind: "gone", feature: "f", seq: 1, state: nil, fields: ["why": "x"])))
+    // watch … select and monitor pushes.
+    let selected = try Message(
+      parsing: Array(
+        #"{"push":"state","feature":"counter","seq":5,"select":"count","value":5}"#.utf8))
+    #expect(
+      selected
+        == .push(
+          PushMessage(
+            kind: "state", feature: "counter", seq: 5, state: nil,
+            fields: ["select": "count", "value": 5])))
+    let event = try Message(
+      parsing: Array(
+        #"{"push":"event","feature":"counter","event":{"type":"increment"},"outcome":"handled","seq":5,"before":{"count":4},"after":{"count":5}}"#
+          .utf8))
+    guard case .push(let push) = event else {
+      Issue.record("not a push: \(event)")
+      return
+    }
+    #expect(push.kind == Push.eventKind)
+    #expect(push.fields["after"] == ["count": 5])
   }
 
   @Test(arguments: [

@@ -143,9 +143,10 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
   }
 
   @Test func opNames() {
-    #expect(Request.Op.all.count == 9)
-    #expect(Set(Request.Op.all).count == 9)
+    #expect(Request.Op.all.count == 11)
+    #expect(Set(Request.Op.all).count == 11)
     #expect(Request.Op.all.contains("unwatch"))
+    #expect(Request.Op.all.contains("monitor"))
   }
 
   @Test func errorCodesAreSnakeCaseAndExtensible() {

@@ -13,12 +13,12 @@ import Wire
 ///
 /// Events are added to their bloc synchronously, in frame order: on the loop thread, or for a
 /// large frame on a thread of its own while the connection's later frames wait. Replies go out
-/// in request order per connection (see ``Session``).
+/// in request order per connection (see ``ClientSession``).
 public final class RequestDispatcher: ConnectionDelegate {
   public let registry: FeatureRegistry
   public let version: String
   let logger: Logger
-  private let sessions = Locked<[UInt64: Session]>([:])
+  private let sessions = Locked<[UInt64: ClientSession]>([:])
   private let tracker = IdleTracker()
 
   /// The transport's frame limit, quoted in `frame_too_large` messages.
@@ -54,7 +54,7 @@ public final class RequestDispatcher: ConnectionDelegate {
   // MARK: ConnectionDelegate
 
   public func connectionOpened(_ connection: Connection) {
-    let session = Session(connection: connection, tracker: tracker)
+    let session = ClientSession(connection: connection, tracker: tracker)
     sessions.withLock { $0[connection.id] = session }
     logger.debug("client \(connection.id) connected (pid \(connection.peer.pid))")
   }
@@ -79,7 +79,7 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   /// Parses and runs one request, on the loop thread or, for a large frame, the
   /// `largeFrames` queue.
-  private func process(_ frame: [UInt8], _ session: Session) {
+  private func process(_ frame: [UInt8], _ session: ClientSession) {
     let connection = session.connection
     let request: Request
     do {
@@ -117,6 +117,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     for name in session.takeWatches() {
       registry.feature(named: name)?.watchers.unwatch(connection.id)
     }
+    stopMonitoring(session)
     logger.debug("client \(connection.id) disconnected")
   }
 
@@ -129,7 +130,7 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   // MARK: Ops
 
-  private func handle(_ request: Request, _ session: Session) throws(WireError) {
+  private func handle(_ request: Request, _ session: ClientSession) throws(WireError) {
     let id = request.id
     switch request.op {
     case Request.Op.send:
@@ -139,7 +140,17 @@ public final class RequestDispatcher: ConnectionDelegate {
       session.respond { self.stateReply(id: id, feature) }
     case Request.Op.watch:
       let feature = try feature(of: request)
-      session.respond { self.watchReply(id: id, feature, session) }
+      let selection = try selection(of: request)
+      session.respond { self.watchReply(id: id, feature, session, selection) }
+    case Request.Op.monitor:
+      let features = try monitoredFeatures(of: request)
+      session.respond { self.monitorReply(id: id, features, session) }
+    case Request.Op.unmonitor:
+      session.respond {
+        var reply = ReplyWriter(id: id, ok: true)
+        reply.bool("was_monitoring", !self.stopMonitoring(session).isEmpty)
+        return reply.finish()
+      }
     case Request.Op.unwatch:
       let feature = try feature(of: request)
       session.respond {
@@ -170,7 +181,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
   }
 
-  private func send(_ request: Request, _ session: Session) throws(WireError) {
+  private func send(_ request: Request, _ session: ClientSession) throws(WireError) {
     let feature = try feature(of: request)
     let payload = try event(of: request, feature)
     let receipt = try feature.send(payload)
@@ -183,7 +194,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
   }
 
-  private func undoOrRedo(_ request: Request, _ session: Session) throws(WireError) {
+  private func undoOrRedo(_ request: Request, _ session: ClientSession) throws(WireError) {
     let feature = try feature(of: request)
     let op = request.op
     guard feature.keepsHistory else {
@@ -256,6 +267,44 @@ public final class RequestDispatcher: ConnectionDelegate {
     return feature
   }
 
+  /// `select` of `watch`: absent (or null) for the whole state.
+  private func selection(of request: Request) throws(WireError) -> StateSelection? {
+    guard let value = request["select"], !value.isNull else { return nil }
+    guard case .string(let text) = value else {
+      throw WireError(
+        .invalidField,
+        "field 'select' must be a string of member names separated by '.', like \"count\"; "
+          + "got \(value.typeName)")
+    }
+    return try StateSelection(parsing: text)
+  }
+
+  /// `features` of `monitor`: absent (or null) for every feature.
+  private func monitoredFeatures(of request: Request) throws(WireError) -> [Feature] {
+    guard let value = request["features"], !value.isNull else { return registry.features }
+    var known: String { registry.names.joined(separator: ", ") }
+    guard case .array(let items) = value, !items.isEmpty else {
+      throw WireError(
+        .invalidField,
+        "field 'features' must be a non-empty array of feature names (\(known)), or absent "
+          + "for all; got \(value.typeName == "array" ? "an empty array" : value.typeName)")
+    }
+    var features: [Feature] = []
+    for item in items {
+      guard case .string(let name) = item else {
+        throw WireError(
+          .invalidField,
+          "field 'features' must hold feature names (strings: \(known)); got \(item.typeName)")
+      }
+      guard let feature = registry.feature(named: name) else {
+        throw WireError(
+          .unknownFeature, "unknown feature '\(name.prefix(64))'; features: \(known)")
+      }
+      if !features.contains(where: { $0 === feature }) { features.append(feature) }
+    }
+    return features
+  }
+
   private func event(of request: Request, _ feature: Feature) throws(WireError) -> EventPayload {
     var types: String { feature.eventTypes.joined(separator: ", ") }
     guard let value = request["event"] else {
@@ -299,7 +348,9 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
   }
 
-  private func watchReply(id: RequestID?, _ feature: Feature, _ session: Session) -> [UInt8] {
+  private func watchReply(
+    id: RequestID?, _ feature: Feature, _ session: ClientSession, _ selection: StateSelection?
+  ) -> [UInt8] {
     let snapshot: StateSnapshot
     do {
       snapshot = try feature.snapshot()
@@ -307,13 +358,56 @@ public final class RequestDispatcher: ConnectionDelegate {
       return Self.encodingFailure(id: id, feature, error)
     }
     var reply = ReplyWriter(id: id, ok: true)
-    reply.state(snapshot)
-    let line = reply.finish()
+    var selected = JSON.null
+    if let selection {
+      let state = snapshot.parsed()
+      guard selection.isPresent(in: state) else {
+        let members = state.objectValue?.keys.joined(separator: ", ") ?? ""
+        return ReplyWriter.failure(
+          id: id,
+          WireError(
+            .invalidField,
+            "field 'select': the state of '\(feature.name)' has no member "
+              + "'\(selection.members[0].prefix(64))'; members: \(members)"))
+      }
+      selected = selection.value(in: state)
+      reply.integer("seq", Int64(clamping: snapshot.seq))
+      reply.string("select", selection.text)
+      reply.json("value", selected)
+    } else {
+      reply.state(snapshot)
+    }
     // Queued before the watch starts, so no push of it can come first.
-    session.connection.send(line)
+    session.connection.send(reply.finish())
     session.addWatch(feature.name)
-    feature.watchers.watch(session.connection, seen: snapshot.seq)
+    feature.watchers.watch(
+      session.connection, seen: snapshot.seq, selection: selection, selected: selected)
     return []
+  }
+
+  private func monitorReply(
+    id: RequestID?, _ features: [Feature], _ session: ClientSession
+  ) -> [UInt8] {
+    let names = features.map(\.name)
+    for name in session.setMonitors(names) where !names.contains(name) {
+      registry.feature(named: name)?.monitors.remove(session.connection.id)
+    }
+    var reply = ReplyWriter(id: id, ok: true)
+    reply.json("monitoring", .array(names.map(JSON.string)))
+    // Queued before monitoring starts, so no push can come first.
+    session.connection.send(reply.finish())
+    for feature in features { feature.monitors.add(session.connection) }
+    return []
+  }
+
+  /// Ends the connection's monitors; returns the features it monitored.
+  @discardableResult
+  private func stopMonitoring(_ session: ClientSession) -> [String] {
+    let monitored = session.setMonitors([])
+    for name in monitored {
+      registry.feature(named: name)?.monitors.remove(session.connection.id)
+    }
+    return monitored
   }
 
   static func outcomeReply(id: RequestID?, _ feature: Feature, _ outcome: EventOutcome) -> [UInt8] {

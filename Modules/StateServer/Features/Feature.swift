@@ -30,6 +30,7 @@ public final class Feature: Sendable {
   private let settle: @Sendable () async -> Void
   private let shutDown: @Sendable () async -> Void
   let watchers: WatchHub
+  let monitors: MonitorHub
 
   init<Description: FeatureDescription>(
     _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>
@@ -70,6 +71,12 @@ public final class Feature: Sendable {
         }
       },
       stopListening: { token in bloc.removeListener(token) })
+    monitors = MonitorHub(
+      feature: name,
+      install: { report in
+        bloc.addObserver(EventTracker<Description.Event, Description.State>(report: report))
+      },
+      uninstall: { token in bloc.removeObserver(token) })
   }
 
   /// The valid event type names, in declaration order.
@@ -113,10 +120,11 @@ public final class Feature: Sendable {
   public func settled() async { await settle() }
 
   /// Closes the bloc (cancels what still runs, waits until its state is stored) and ends
-  /// every watch of it.
+  /// every watch and monitor of it.
   public func close() async {
     await shutDown()
     watchers.stop()
+    monitors.stop()
   }
 }
 

@@ -101,6 +101,26 @@ struct ReplyWriter {
     line.appendASCII("}\n")
     return line
   }
+
+  /// `{"push":"state","feature":…,"seq":N,"select":…,"value":…}\n`
+  static func selectionPush(
+    feature: String, seq: UInt64, selection: String, value: JSON
+  )
+    -> [UInt8]
+  {
+    var line: [UInt8] = []
+    line.reserveCapacity(feature.utf8.count + selection.utf8.count + 64)
+    line.appendASCII(#"{"push":"state","feature":"#)
+    JSONSerializer.writeString(feature, to: &line)
+    line.appendASCII(#","seq":"#)
+    JSONSerializer.writeInteger(Int64(clamping: seq), to: &line)
+    line.appendASCII(#","select":"#)
+    JSONSerializer.writeString(selection, to: &line)
+    line.appendASCII(#","value":"#)
+    JSONSerializer.write(value, to: &line)
+    line.appendASCII("}\n")
+    return line
+  }
 }
 
 extension [UInt8] {

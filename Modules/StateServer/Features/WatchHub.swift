@@ -1,4 +1,5 @@
 import BlocCore
+import Wire
 
 /// The watchers of one feature, fed by a synchronous bloc listener.
 ///
@@ -16,6 +17,9 @@ final class WatchHub: Sendable {
     let key: String
     /// The last sequence number this watcher was told about (reply or push).
     var seen: UInt64
+    /// For `watch … select`: the part pushed and its value last sent.
+    var selection: StateSelection?
+    var selected: JSON = .null
   }
 
   private struct State {
@@ -26,8 +30,8 @@ final class WatchHub: Sendable {
     /// Bumped whenever the listener is replaced, so a stopped listener's late deliveries
     /// are ignored.
     var generation: UInt64 = 0
-    /// The newest state the current listener delivered, as a ready push line.
-    var latest: (seq: UInt64, line: [UInt8])?
+    /// The newest state the current listener delivered, and its push line.
+    var latest: (snapshot: StateSnapshot, line: [UInt8])?
     var stopped = false
     var watchCount: UInt64 = 0
   }
@@ -50,18 +54,22 @@ final class WatchHub: Sendable {
   }
 
   /// Starts (or restarts) pushing to `connection` every state newer than `seen`, the
-  /// sequence number its watch reply carried. Call after queuing that reply, so no push of
-  /// this watch can precede it.
-  func watch(_ connection: Connection, seen: UInt64) {
+  /// sequence number its watch reply carried; with `selection`, only the selected part, and
+  /// only when it differs from the last one sent (`selected`, in the reply). Call after
+  /// queuing that reply, so no push of this watch can precede it.
+  func watch(
+    _ connection: Connection, seen: UInt64, selection: StateSelection? = nil,
+    selected: JSON = .null
+  ) {
     let start = state.withLock { state -> UInt64? in
       guard !state.stopped else { return nil }
       state.watchCount &+= 1
       var watcher = Watcher(
-        connection: connection, key: "\(feature)#\(state.watchCount)", seen: seen)
+        connection: connection, key: "\(feature)#\(state.watchCount)", seen: seen,
+        selection: selection, selected: selected)
       // A state delivered before this watcher joined, and newer than its reply.
-      if let latest = state.latest, latest.seq > seen {
-        connection.push(latest.line, key: watcher.key)
-        watcher.seen = latest.seq
+      if let latest = state.latest, latest.snapshot.seq > seen {
+        push(latest.snapshot, latest.line, parsed: nil, to: &watcher)
       }
       state.watchers[connection.id] = watcher
       guard !state.listening else { return nil }
@@ -120,17 +128,50 @@ final class WatchHub: Sendable {
     let line = ReplyWriter.statePush(feature: feature, snapshot: snapshot)
     state.withLock { state in
       guard state.generation == generation else { return }
-      if let latest = state.latest, latest.seq >= snapshot.seq { return }
-      state.latest = (snapshot.seq, line)
+      if let latest = state.latest, latest.snapshot.seq >= snapshot.seq { return }
+      state.latest = (snapshot, line)
+      // Parsed at most once per state, and only for selecting watchers.
+      var parsed: JSON?
       var index = state.watchers.values.startIndex
       while index != state.watchers.values.endIndex {
         if state.watchers.values[index].seen < snapshot.seq {
-          let watcher = state.watchers.values[index]
-          watcher.connection.push(line, key: watcher.key)
-          state.watchers.values[index].seen = snapshot.seq
+          push(snapshot, line, parsed: &parsed, to: &state.watchers.values[index])
         }
         state.watchers.values.formIndex(after: &index)
       }
     }
+  }
+
+  /// Queues `snapshot` for `watcher`: the whole state, or the selected part when it changed.
+  private func push(
+    _ snapshot: StateSnapshot, _ line: [UInt8], parsed: inout JSON?, to watcher: inout Watcher
+  ) {
+    watcher.seen = snapshot.seq
+    guard let selection = watcher.selection else {
+      watcher.connection.push(line, key: watcher.key)
+      return
+    }
+    if parsed == nil { parsed = snapshot.parsed() }
+    let value = selection.value(in: parsed ?? .null)
+    guard value != watcher.selected else { return }
+    watcher.selected = value
+    watcher.connection.push(
+      ReplyWriter.selectionPush(
+        feature: feature, seq: snapshot.seq, selection: selection.text, value: value),
+      key: watcher.key)
+  }
+
+  private func push(
+    _ snapshot: StateSnapshot, _ line: [UInt8], parsed: JSON?, to watcher: inout Watcher
+  ) {
+    var parsed = parsed
+    push(snapshot, line, parsed: &parsed, to: &watcher)
+  }
+}
+
+extension StateSnapshot {
+  /// The state as a JSON value (null if its text cannot be read, which the encoder rules out).
+  func parsed() -> JSON {
+    (try? JSONParser().parse(json)) ?? .null
   }
 }

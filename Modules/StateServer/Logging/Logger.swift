@@ -1,12 +1,13 @@
 import Glibc
 
-/// Leveled logging to standard error, one line per message: `stated: <level>: <message>`.
+/// Leveled logging to standard error, one line per message: `<label>: <level>: <message>`, the
+/// label being the program's name unless given.
 ///
 /// Made for a foreground daemon under systemd, which timestamps each line itself. Writes are
 /// single `write(2)` calls, so lines from different threads never interleave.
 ///
 /// ```swift
-/// let log = Logger(level: .info)
+/// let log = Logger(label: "stated", level: .info)
 /// log.info("listening on \(path)")
 /// log.debug { "event \(event)" }  // built only when debug is on
 /// ```
@@ -40,15 +41,30 @@ public struct Logger: Sendable {
     public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
   }
 
+  /// What starts every line: the program's name by default.
+  public let label: String
   /// The most detailed level written.
   public let level: Level
   private let sink: @Sendable (String) -> Void
 
-  /// - Parameter sink: receives each finished line including its "\n"; stderr by default.
-  public init(level: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
+  /// - Parameters:
+  ///   - label: starts every line; the program's name (``programName``) by default.
+  ///   - sink: receives each finished line including its "\n"; stderr by default.
+  public init(
+    label: String = Logger.programName, level: Level = .info,
+    sink: (@Sendable (String) -> Void)? = nil
+  ) {
+    self.label = label
     self.level = level
     self.sink = sink ?? Logger.writeToStandardError
   }
+
+  /// The running program's file name, e.g. `stated`.
+  public static let programName: String = {
+    let path = CommandLine.arguments.first ?? ""
+    let name = path.split(separator: "/").last.map(String.init) ?? ""
+    return name.isEmpty ? "server" : name
+  }()
 
   /// A logger that writes nothing.
   public static let silent = Logger(level: .error, sink: { _ in })
@@ -57,7 +73,7 @@ public struct Logger: Sendable {
 
   public func log(_ level: Level, _ message: @autoclosure () -> String) {
     guard isEnabled(level) else { return }
-    sink("stated: \(level): \(message())\n")
+    sink("\(label): \(level): \(message())\n")
   }
 
   public func error(_ message: @autoclosure () -> String) { log(.error, message()) }

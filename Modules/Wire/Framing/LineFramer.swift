@@ -17,7 +17,8 @@ import Glibc  // Linux only, like the daemon
 /// ```
 ///
 /// - A frame excludes its `\n` and a `\r` just before it. Blank lines (empty, or only
-///   spaces, tabs and carriage returns: JSON whitespace) are skipped.
+///   spaces, tabs and carriage returns: JSON whitespace) are skipped, unless longer than
+///   `maxFrameBytes`: those are oversized like any other.
 /// - A line longer than `maxFrameBytes` yields `.oversized` once; its bytes are
 ///   discarded up to and including the next `\n`, then framing continues. The
 ///   count is the line's length if its end was already seen, otherwise the
@@ -117,10 +118,12 @@ public struct LineFramer: Sendable {
     }
     let lastByte = tail.isEmpty ? partial.last : tail.last
     let length = partial.count + tail.count - (lastByte == .carriageReturn ? 1 : 0)
-    if length == 0 || Self.isBlank(partial, tail) {
-      resetPartial()
-    } else if length > maxFrameBytes {
+    // Too long before blank: a long line is refused however it arrives, since a framer fed in
+    // small reads refuses it before its end (and so its blankness) is known.
+    if length > maxFrameBytes {
       ready.append(.oversized(length))
+      resetPartial()
+    } else if length == 0 || Self.isBlank(partial, tail) {
       resetPartial()
     } else if partial.isEmpty {
       ready.append(.frame(Array(UnsafeRawBufferPointer(rebasing: tail[..<length]))))

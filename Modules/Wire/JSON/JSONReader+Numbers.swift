@@ -38,7 +38,9 @@ extension JSONReader {
     let text = String(
       decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
-      throw JSONError(.syntax, "number \(text) is out of range", at: start)
+      // Quote only the start: a message must never echo a huge input back.
+      let shown = text.count > 40 ? "\(text.prefix(40))… (\(text.utf8.count) characters)" : text
+      throw JSONError(.syntax, "number \(shown) is out of range", at: start)
     }
     return .number(value)
   }

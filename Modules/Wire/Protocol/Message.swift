@@ -83,14 +83,16 @@ public struct ReplyMessage: Hashable, Sendable {
   }
 }
 
-/// A push: `{"push": "<kind>", "feature": …, "seq": …, "state": …}`.
+/// A push: `{"push": "<kind>", "feature": …, "seq": …, "state": …}`; a `watch … select`
+/// push has `"select"` and `"value"` (in ``fields``) instead of `"state"`, and a `monitor`
+/// push (kind `"event"`) has `"event"`, `"outcome"`, `"before"` and `"after"`.
 public struct PushMessage: Hashable, Sendable {
   /// The push kind, e.g. `"state"`.
   public var kind: String
   public var feature: String
   /// Increases with each push for a watch, so gaps and reorderings show.
   public var seq: Int
-  /// The feature state; required for `"state"` pushes, nil if another kind has none.
+  /// The feature state; required for `"state"` pushes without `"select"`, nil otherwise.
   public var state: JSON?
   /// Any other members, in order.
   public var fields: JSONObject
@@ -119,7 +121,10 @@ public struct PushMessage: Hashable, Sendable {
       throw .invalidField("seq", expected: "an integer", got: seqValue)
     }
     let state = values[3]
-    if kind == Push.stateKind && state == nil { throw .missingField("state") }
+    // A `watch … select` push carries `select` and `value` instead of the state.
+    if kind == Push.stateKind && state == nil && fields["select"] == nil {
+      throw .missingField("state")
+    }
     self.init(kind: kind, feature: feature, seq: seq, state: state, fields: fields)
   }
 }

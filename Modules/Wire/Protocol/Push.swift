@@ -1,4 +1,4 @@
-/// Builds pushed message lines for watches. A push has a `"push"` kind and
+/// Builds pushed message lines for watches (`monitor` pushes have kind ``eventKind``). A push has a `"push"` kind and
 /// no `"id"` or `"ok"`, which is how clients tell it from a reply.
 ///
 /// ```swift
@@ -6,8 +6,10 @@
 /// // {"push":"state","feature":"counter","seq":7,"state":{"count":3}}\n
 /// ```
 public enum Push {
-  /// The kind of a state push.
+  /// The kind of a state push (`watch`).
   public static let stateKind = "state"
+  /// The kind of an event push (`monitor`).
+  public static let eventKind = "event"
 
   /// `{"push":"state","feature":…,"seq":…,"state":…}\n`
   public static func state(feature: String, seq: Int, state: JSON) -> [UInt8] {

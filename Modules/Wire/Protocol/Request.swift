@@ -41,8 +41,12 @@ public struct Request: Hashable, Sendable {
     public static let undo = "undo"
     public static let redo = "redo"
     public static let ping = "ping"
+    public static let monitor = "monitor"
+    public static let unmonitor = "unmonitor"
     /// All of the above.
-    public static let all = [send, get, watch, unwatch, features, describe, undo, redo, ping]
+    public static let all = [
+      send, get, watch, unwatch, features, describe, undo, redo, ping, monitor, unmonitor,
+    ]
   }
 }
 

@@ -1,7 +1,7 @@
+import BlocCore
 import Foundation
 import Glibc
 import StateServer
-import Synchronization
 import Testing
 
 /// A fresh private directory under /tmp with a short path (sun_path holds 107 bytes).
@@ -54,7 +54,7 @@ final class EchoDelegate: ConnectionDelegate {
     var frames = 0
   }
 
-  let record = Mutex(Record())
+  let record = Locked(Record())
 
   func connectionOpened(_ connection: Connection) {
     record.withLock { $0.opened.append(connection) }

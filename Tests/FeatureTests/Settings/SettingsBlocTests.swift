@@ -22,6 +22,27 @@ import Testing
       ])
   }
 
+  /// Settings' own service: where its defaults come from.
+  @Test func defaultsComeFromTheDefaultsSource() async {
+    let custom = SettingsState.with(.set(.searchLimit, 5), .set(.searchBackend, "itunes"))
+    await blocTest(
+      build: { _ in
+        SettingsBloc(storage: InMemoryStorage(), defaults: FixedSettingsDefaults(custom))
+      },
+      act: { context in
+        #expect(context.bloc.state == custom)
+        await context.bloc.send(.set(.searchLimit, 50))
+        await context.bloc.send(.reset(.searchLimit))
+        await context.bloc.send(.set(.searchCountry, "de"))
+        await context.bloc.send(.resetAll)
+      },
+      expect: [
+        .with(.set(.searchLimit, 50), .set(.searchBackend, "itunes")), custom,
+        .with(.set(.searchLimit, 5), .set(.searchBackend, "itunes"), .set(.searchCountry, "de")),
+        custom,
+      ])
+  }
+
   @Test func anInvalidValueIsRefusedAndTheStateKept() async {
     await blocTest(
       build: { _ in SettingsBloc(storage: InMemoryStorage()) },

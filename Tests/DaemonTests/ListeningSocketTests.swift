@@ -3,13 +3,13 @@ import Glibc
 import StateServer
 import Testing
 
-@Suite("Listener")
+@Suite("ListeningSocket")
 struct ListenerTests {
   @Test func socketIsMode0600AndLockRecordsPID() throws {
     let temporary = TemporaryDirectory()
     let oldMask = umask(0)  // fchmod before bind, not the umask, must make it private
     defer { umask(oldMask) }
-    let listener = try Listener.open(path: temporary.socketPath, environment: [:])
+    let listener = try ListeningSocket.open(path: temporary.socketPath, environment: [:])
     defer { listener.close() }
     #expect(permissions(of: temporary.socketPath) == 0o600)
     let lock = try String(contentsOfFile: temporary.socketPath + ".lock", encoding: .utf8)
@@ -19,24 +19,24 @@ struct ListenerTests {
 
   @Test func secondListenerIsRefusedClearly() throws {
     let temporary = TemporaryDirectory()
-    let first = try Listener.open(path: temporary.socketPath, environment: [:])
+    let first = try ListeningSocket.open(path: temporary.socketPath, environment: [:])
     defer { first.close() }
     let error = #expect(throws: ServerError.self) {
-      try Listener.open(path: temporary.socketPath, environment: [:])
+      try ListeningSocket.open(path: temporary.socketPath, environment: [:])
     }
     #expect(
       error?.description
-        == "another stated is already running on \(temporary.socketPath) (pid \(getpid()))")
+        == "another daemon is already running on \(temporary.socketPath) (pid \(getpid()))")
     #expect(fileExists(temporary.socketPath))  // the refused one must not disturb the first
   }
 
   @Test func closeRemovesSocketAndLock() throws {
     let temporary = TemporaryDirectory()
-    let listener = try Listener.open(path: temporary.socketPath, environment: [:])
+    let listener = try ListeningSocket.open(path: temporary.socketPath, environment: [:])
     listener.close()
     #expect(!fileExists(temporary.socketPath))
     #expect(!fileExists(temporary.socketPath + ".lock"))
-    let again = try Listener.open(path: temporary.socketPath, environment: [:])
+    let again = try ListeningSocket.open(path: temporary.socketPath, environment: [:])
     again.close()
   }
 
@@ -44,7 +44,7 @@ struct ListenerTests {
     let temporary = TemporaryDirectory()
     try makeBoundSocket(at: temporary.socketPath, listening: false)
     #expect(fileExists(temporary.socketPath))
-    let listener = try Listener.open(path: temporary.socketPath, environment: [:])
+    let listener = try ListeningSocket.open(path: temporary.socketPath, environment: [:])
     defer { listener.close() }
     _ = try TestClient(path: temporary.socketPath)  // connect succeeds: it is ours now
   }
@@ -54,7 +54,7 @@ struct ListenerTests {
     let other = try makeBoundSocket(at: temporary.socketPath, listening: true)
     defer { close(other) }
     let error = #expect(throws: ServerError.self) {
-      try Listener.open(path: temporary.socketPath, environment: [:])
+      try ListeningSocket.open(path: temporary.socketPath, environment: [:])
     }
     #expect(error == .socketInUse(socketPath: temporary.socketPath))
     #expect(fileExists(temporary.socketPath))
@@ -66,7 +66,7 @@ struct ListenerTests {
     #expect(
       FileManager.default.createFile(atPath: temporary.socketPath, contents: Data("keep".utf8)))
     let error = #expect(throws: ServerError.self) {
-      try Listener.open(path: temporary.socketPath, environment: [:])
+      try ListeningSocket.open(path: temporary.socketPath, environment: [:])
     }
     #expect(error == .notASocket(path: temporary.socketPath))
     #expect(fileExists(temporary.socketPath))
@@ -75,7 +75,7 @@ struct ListenerTests {
   @Test func tooLongPathIsAClearError() throws {
     let path = "/tmp/" + String(repeating: "x", count: 120) + "/stated.sock"
     let error = #expect(throws: ServerError.self) {
-      try Listener.open(path: path, environment: [:])
+      try ListeningSocket.open(path: path, environment: [:])
     }
     #expect(error == .socketPathTooLong(path: path, maxBytes: 107))
     #expect(error?.description.contains("the limit is 107") == true)

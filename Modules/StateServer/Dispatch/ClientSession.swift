@@ -8,7 +8,7 @@ import BlocCore
 /// `send` whose outcome is not known yet waits in the queue; its receipt's `onResolve`
 /// callback records the outcome and, on the resolving thread, sends every reply that became
 /// ready (the ready prefix of the queue), under the session's lock. No task is involved.
-final class Session: Sendable {
+final class ClientSession: Sendable {
   typealias Produce = @Sendable () -> [UInt8]
   typealias ProduceOutcome = @Sendable (EventOutcome) -> [UInt8]
 
@@ -38,6 +38,8 @@ final class Session: Sendable {
   /// Features this connection watches. Apart from `state`: producers, which run under the
   /// state lock, record watches.
   private let watched = Locked<Set<String>>([])
+  /// Features this connection monitors (`monitor`), in the order asked.
+  private let monitored = Locked<[String]>([])
 
   init(connection: Connection, tracker: IdleTracker) {
     self.connection = connection
@@ -110,6 +112,14 @@ final class Session: Sendable {
   @discardableResult
   func removeWatch(_ feature: String) -> Bool {
     watched.withLock { $0.remove(feature) != nil }
+  }
+
+  /// Replaces the monitored features; returns those monitored before.
+  func setMonitors(_ features: [String]) -> [String] {
+    monitored.withLock { monitored in
+      defer { monitored = features }
+      return monitored
+    }
   }
 
   /// Every watched feature, forgotten (the connection closed).

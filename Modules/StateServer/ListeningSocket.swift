@@ -1,13 +1,13 @@
+import BlocCore
 import Foundation
 import Glibc
-import Synchronization
 
 /// The daemon's listening Unix socket plus the instance lock that guards its path.
 ///
 /// `open` either adopts a systemd-activated socket or binds a new one:
 /// lock `<path>.lock` → recover a stale socket file → socket → fchmod 0600 → bind → listen.
 /// The descriptor is non-blocking and close-on-exec.
-public final class Listener: Sendable {
+public final class ListeningSocket: Sendable {
   /// Path of the socket file (for an activated socket, the path systemd bound when known).
   public let path: String
   /// The listening descriptor; owned by the listener.
@@ -16,7 +16,7 @@ public final class Listener: Sendable {
   public let isSocketActivated: Bool
 
   private let lock: InstanceLock
-  private let closed = Mutex((socket: false, released: false))
+  private let closed = Locked((socket: false, released: false))
 
   private init(path: String, fd: Int32, activated: Bool, lock: InstanceLock) {
     self.path = path
@@ -32,7 +32,7 @@ public final class Listener: Sendable {
     path: String,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     backlog: Int32 = ServerConfiguration.systemMaximumBacklog
-  ) throws -> Listener {
+  ) throws -> ListeningSocket {
     if let inherited = SocketActivation.inheritedDescriptor(
       environment: environment, processID: getpid())
     {
@@ -44,7 +44,7 @@ public final class Listener: Sendable {
     do {
       try removeStaleSocket(at: path)
       let fd = try bindSocket(at: path, backlog: backlog)
-      return Listener(path: path, fd: fd, activated: false, lock: lock)
+      return ListeningSocket(path: path, fd: fd, activated: false, lock: lock)
     } catch {
       lock.release()
       throw error
@@ -77,7 +77,7 @@ public final class Listener: Sendable {
     release()
   }
 
-  private static func adopt(_ fd: Int32, configuredPath: String) throws -> Listener {
+  private static func adopt(_ fd: Int32, configuredPath: String) throws -> ListeningSocket {
     guard isListeningSocket(fd) else {
       throw ServerError.invalidState(
         "socket activation: descriptor \(fd) passed by the service manager is not a "
@@ -97,7 +97,7 @@ public final class Listener: Sendable {
       Glibc.close(fd)
       throw ServerError.systemCall("fcntl", path: path, errno: code)
     }
-    return Listener(path: path, fd: fd, activated: true, lock: lock)
+    return ListeningSocket(path: path, fd: fd, activated: true, lock: lock)
   }
 
   private static func isListeningSocket(_ fd: Int32) -> Bool {

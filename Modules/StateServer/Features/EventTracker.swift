@@ -1,0 +1,95 @@
+import BlocCore
+import FeatureKit
+import Wire
+
+/// One concluded event as a monitor sees it.
+struct ConcludedEvent: Sendable {
+  let event: JSON
+  let outcome: EventOutcome
+  /// The sequence number of `after`.
+  let seq: UInt64
+  /// The state before the event's first change, and after its last (equal when it changed
+  /// nothing).
+  let before: JSON
+  let after: JSON
+}
+
+/// A bloc observer that pairs each event of one bloc with the changes it made, and reports it
+/// once it is concluded: what `monitor` pushes.
+///
+/// Events are told apart by their JSON form. A change goes to the oldest open event of that
+/// form that has made no change yet, else to the newest one that has (an event that changes
+/// the state several times, like a search, keeps its changes). Identical events in flight
+/// together may thus swap changes; their outcomes stay right.
+///
+/// ```swift
+/// let token = bloc.addObserver(EventTracker<CounterEvent, CounterState> { print($0) })
+/// ```
+final class EventTracker<E: DeclaredEvent, S: DeclaredState>: BlocObserver, Sendable {
+  private struct Open {
+    let event: JSON
+    var before: S?
+    var after: S?
+    var seq: UInt64 = 0
+  }
+
+  private let open = Locked<[Open]>([])
+  private let report: @Sendable (ConcludedEvent) -> Void
+
+  init(report: @escaping @Sendable (ConcludedEvent) -> Void) {
+    self.report = report
+  }
+
+  func onEvent<Event, State>(_ bloc: Bloc<Event, State>, event: Event) {
+    guard let event = event as? E else { return }
+    let json = Self.json(event)
+    open.withLock { $0.append(Open(event: json)) }
+  }
+
+  func onTransition<Event, State>(
+    _ bloc: Bloc<Event, State>, transition: Transition<Event, State>
+  ) {
+    guard let event = transition.event as? E, let current = transition.current as? S,
+      let next = transition.next as? S
+    else { return }
+    let json = Self.json(event)
+    let seq = bloc.sequence
+    open.withLock { open in
+      let fresh = open.firstIndex { $0.event == json && $0.before == nil }
+      guard let index = fresh ?? open.lastIndex(where: { $0.event == json }) else { return }
+      if open[index].before == nil { open[index].before = current }
+      open[index].after = next
+      open[index].seq = seq
+    }
+  }
+
+  func onDone<Event, State>(_ bloc: Bloc<Event, State>, event: Event, outcome: EventOutcome) {
+    guard let event = event as? E else { return }
+    let json = Self.json(event)
+    let entry = open.withLock { open -> Open? in
+      guard let index = open.firstIndex(where: { $0.event == json }) else { return nil }
+      return open.remove(at: index)
+    }
+    let concluded: ConcludedEvent
+    if let entry, let before = entry.before, let after = entry.after {
+      concluded = ConcludedEvent(
+        event: json, outcome: outcome, seq: entry.seq, before: Self.json(before),
+        after: Self.json(after))
+    } else {
+      // No change: before and after are the state now.
+      let now = bloc.snapshot
+      let state = (now.state as? S).map(Self.json) ?? .null
+      concluded = ConcludedEvent(
+        event: json, outcome: outcome, seq: now.sequence, before: state, after: state)
+    }
+    report(concluded)
+  }
+
+  private static func json(_ event: E) -> JSON {
+    (try? StateCodec<E>.encode(event)) ?? .null
+  }
+
+  private static func json(_ state: S) -> JSON {
+    (try? StateCodec<S>.encode(state)) ?? .null
+  }
+}

@@ -1,0 +1,140 @@
+import BlocCore
+import Wire
+
+/// The connections monitoring one feature, fed by an ``EventTracker`` on its bloc.
+///
+/// The tracker is installed while anyone monitors. Each concluded event is built into one push
+/// line, queued on every monitoring connection in order. Pushes of events are never coalesced,
+/// so a client that does not read would make the daemon buffer without bound: while more than
+/// ``backlogBytes`` wait for a connection, its pushes are skipped and counted, and the next one
+/// it gets says how many it `missed`.
+final class MonitorHub: Sendable {
+  typealias Report = @Sendable (ConcludedEvent) -> Void
+
+  /// Above this many unwritten bytes for a connection, its event pushes are skipped.
+  static let backlogBytes = 4 << 20
+
+  private struct Monitor {
+    let connection: Connection
+    var missed = 0
+  }
+
+  private struct State {
+    var monitors: [UInt64: Monitor] = [:]
+    var token: ObserverToken?
+    var stopped = false
+  }
+
+  let feature: String
+  private let install: @Sendable (@escaping Report) -> ObserverToken
+  private let uninstall: @Sendable (ObserverToken) -> Void
+  private let state = Locked(State())
+
+  /// - Parameters:
+  ///   - install: adds an observer that reports every concluded event; returns its token.
+  ///   - uninstall: removes it.
+  init(
+    feature: String, install: @escaping @Sendable (@escaping Report) -> ObserverToken,
+    uninstall: @escaping @Sendable (ObserverToken) -> Void
+  ) {
+    self.feature = feature
+    self.install = install
+    self.uninstall = uninstall
+  }
+
+  /// Starts pushing this feature's concluded events to `connection`. Call after queuing the
+  /// `monitor` reply, so no push can precede it.
+  func add(_ connection: Connection) {
+    // Installed under the lock: the observer reports only after `install` returns, and a
+    // concurrent `remove` must see the token.
+    state.withLock { state in
+      guard !state.stopped else { return }
+      state.monitors[connection.id] =
+        state.monitors[connection.id] ?? Monitor(connection: connection)
+      if state.token == nil {
+        state.token = install { [weak self] event in self?.deliver(event) }
+      }
+    }
+  }
+
+  /// Stops pushing to the connection; returns whether it was monitoring. No push of this
+  /// feature is queued for it after this returns.
+  @discardableResult
+  func remove(_ connectionID: UInt64) -> Bool {
+    let (removed, token) = state.withLock { state -> (Bool, ObserverToken?) in
+      let removed = state.monitors.removeValue(forKey: connectionID) != nil
+      guard state.monitors.isEmpty, let token = state.token else { return (removed, nil) }
+      state.token = nil
+      return (removed, token)
+    }
+    if let token { uninstall(token) }
+    return removed
+  }
+
+  /// How many connections monitor this feature.
+  var monitorCount: Int { state.withLock { $0.monitors.count } }
+
+  /// Ends every monitor (the bloc is closing).
+  func stop() {
+    let token = state.withLock { state -> ObserverToken? in
+      state.stopped = true
+      state.monitors = [:]
+      defer { state.token = nil }
+      return state.token
+    }
+    if let token { uninstall(token) }
+  }
+
+  private func deliver(_ event: ConcludedEvent) {
+    state.withLock { state in
+      guard !state.monitors.isEmpty else { return }
+      var plain: [UInt8]?
+      var index = state.monitors.values.startIndex
+      while index != state.monitors.values.endIndex {
+        let monitor = state.monitors.values[index]
+        if monitor.connection.queuedByteCount > Self.backlogBytes {
+          state.monitors.values[index].missed += 1
+        } else if monitor.missed > 0 {
+          monitor.connection.send(Self.line(feature, event, missed: monitor.missed))
+          state.monitors.values[index].missed = 0
+        } else {
+          if plain == nil { plain = Self.line(feature, event, missed: 0) }
+          monitor.connection.send(plain!)
+        }
+        state.monitors.values.formIndex(after: &index)
+      }
+    }
+  }
+
+  /// `{"push":"event","feature":…,"event":…,"outcome":…,["error":…,]"seq":…,"before":…,
+  /// "after":…[,"missed":N]}\n`
+  static func line(_ feature: String, _ event: ConcludedEvent, missed: Int) -> [UInt8] {
+    var line: [UInt8] = []
+    line.reserveCapacity(256)
+    line.appendASCII(#"{"push":"event","feature":"#)
+    JSONSerializer.writeString(feature, to: &line)
+    line.appendASCII(#","event":"#)
+    JSONSerializer.write(event.event, to: &line)
+    line.appendASCII(#","outcome":"#)
+    JSONSerializer.writeString(event.outcome.name, to: &line)
+    if case .failed(let error) = event.outcome {
+      line.appendASCII(#","error":{"code":"#)
+      JSONSerializer.writeString(ErrorCode.eventFailed.rawValue, to: &line)
+      line.appendASCII(#","message":"#)
+      JSONSerializer.writeString(String(describing: error), to: &line)
+      line.appendASCII("}")
+    }
+    line.appendASCII(#","seq":"#)
+    JSONSerializer.writeInteger(Int64(clamping: event.seq), to: &line)
+    line.appendASCII(#","before":"#)
+    JSONSerializer.write(event.before, to: &line)
+    line.appendASCII(#","after":"#)
+    JSONSerializer.write(event.after, to: &line)
+    if missed > 0 {
+      line.appendASCII(#","missed":"#)
+      JSONSerializer.writeInteger(Int64(missed), to: &line)
+    }
+    line.appendASCII("}\n")
+    return line
+  }
+}

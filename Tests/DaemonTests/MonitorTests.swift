@@ -1,0 +1,126 @@
+import Foundation
+import Glibc
+import Testing
+import Wire
+
+/// `monitor`/`unmonitor` and `watch … select` against the real daemon (PROTOCOL.md).
+@Suite("monitor and select", .serialized)
+struct MonitorTests {
+  static func send(_ feature: String, _ event: String) -> String {
+    #"{"op":"send","feature":"\#(feature)","event":\#(event)}"#
+  }
+  static let increment = send("counter", #"{"type":"increment"}"#)
+
+  @Test func monitorPushesEveryConcludedEventWithItsStates() async throws {
+    let daemon = try await DaemonProcess()
+    let monitor = try daemon.client()
+    let sender = try daemon.client()
+    #expect(
+      try await monitor.call(#"{"id":1,"op":"monitor"}"#) == [
+        "id": 1, "ok": true, "monitoring": ["counter", "settings", "search"],
+      ])
+    _ = try await sender.call(Self.increment)
+    #expect(
+      try await monitor.next() == [
+        "push": "event", "feature": "counter", "event": ["type": "increment"],
+        "outcome": "handled", "seq": 1, "before": ["count": 0], "after": ["count": 1],
+      ])
+    // No change: before and after are equal.
+    _ = try await sender.call(Self.send("counter", #"{"type":"set","value":1}"#))
+    #expect(
+      try await monitor.next() == [
+        "push": "event", "feature": "counter", "event": ["type": "set", "value": 1],
+        "outcome": "handled", "seq": 1, "before": ["count": 1], "after": ["count": 1],
+      ])
+    // A failure carries its error.
+    let refused = Self.send("settings", #"{"type":"set","key":"searchLimit","value":500}"#)
+    #expect(try await sender.call(refused)["outcome"] == "failed")
+    let failed = try await monitor.next()
+    #expect(failed["feature"] == "settings")
+    #expect(failed["outcome"] == "failed")
+    #expect(failed["event"] == ["type": "set", "key": "searchLimit", "value": 500])
+    #expect(failed["error"]?["code"] == "event_failed")
+    #expect(
+      failed["error"]?["message"] == "searchLimit must be an integer from 1 to 200; got 500")
+    #expect(failed["before"] == failed["after"])
+    // Pushes of events the monitoring connection sends itself, too; then unmonitor.
+    try monitor.write(Self.increment + "\n")
+    var lines = [try await monitor.next(), try await monitor.next()]
+    lines.sort { ($0["push"] == nil ? 1 : 0) < ($1["push"] == nil ? 1 : 0) }
+    #expect(lines[0]["after"] == ["count": 2])
+    #expect(lines[1]["state"] == ["count": 2])
+    #expect(try await monitor.call(#"{"op":"unmonitor"}"#) == ["ok": true, "was_monitoring": true])
+    _ = try await sender.call(Self.increment)
+    // Nothing was pushed after the unmonitor reply: the next line answers the ping.
+    #expect(try await monitor.call(#"{"id":"p","op":"ping"}"#)["id"] == "p")
+    #expect(
+      try await monitor.call(#"{"op":"unmonitor"}"#) == ["ok": true, "was_monitoring": false])
+  }
+
+  @Test func monitorOnlyTheFeaturesAsked() async throws {
+    let daemon = try await DaemonProcess()
+    let monitor = try daemon.client()
+    let sender = try daemon.client()
+    #expect(
+      try await monitor.call(#"{"op":"monitor","features":["counter","counter"]}"#)["monitoring"]
+        == ["counter"])
+    _ = try await sender.call(
+      Self.send("settings", #"{"type":"set","key":"counterStep","value":2}"#))
+    _ = try await sender.call(Self.increment)
+    let push = try await monitor.next()
+    #expect(push["feature"] == "counter")
+    #expect(push["after"] == ["count": 2])
+    // Asking again replaces the set.
+    #expect(
+      try await monitor.call(#"{"op":"monitor","features":["settings"]}"#)["monitoring"]
+        == ["settings"])
+    _ = try await sender.call(Self.increment)
+    _ = try await sender.call(Self.send("settings", #"{"type":"reset","key":"counterStep"}"#))
+    #expect(try await monitor.next()["feature"] == "settings")
+  }
+
+  @Test(arguments: [
+    (#"{"op":"monitor","features":"counter"}"#, "invalid_field"),
+    (#"{"op":"monitor","features":[]}"#, "invalid_field"),
+    (#"{"op":"monitor","features":[1]}"#, "invalid_field"),
+    (#"{"op":"monitor","features":["counter","nope"]}"#, "unknown_feature"),
+    (#"{"op":"watch","feature":"counter","select":5}"#, "invalid_field"),
+    (#"{"op":"watch","feature":"counter","select":""}"#, "invalid_field"),
+    (#"{"op":"watch","feature":"counter","select":"a..b"}"#, "invalid_field"),
+    (#"{"op":"watch","feature":"counter","select":"cuont"}"#, "invalid_field"),
+  ])
+  func badMonitorAndSelectRequestsAreRefused(line: String, code: String) async throws {
+    let daemon = try await DaemonProcess()
+    let client = try daemon.client()
+    let reply = try await client.call(line)
+    #expect(reply.errorCode == code, "\(reply)")
+    // Nothing started: a change pushes nothing before the next reply.
+    _ = try await daemon.client().call(Self.increment)
+    #expect(try await client.call(#"{"id":"p","op":"ping"}"#)["id"] == "p")
+  }
+
+  @Test func watchSelectPushesOnlyWhenTheSelectedPartChanges() async throws {
+    let daemon = try await DaemonProcess()
+    let watcher = try daemon.client()
+    let sender = try daemon.client()
+    #expect(
+      try await watcher.call(#"{"id":1,"op":"watch","feature":"settings","select":"counterStep"}"#)
+        == ["id": 1, "ok": true, "seq": 0, "select": "counterStep", "value": 1])
+    // Another setting changes the state (seq 1) but not the selected part: no push.
+    _ = try await sender.call(
+      Self.send("settings", #"{"type":"set","key":"searchLimit","value":5}"#))
+    #expect(try await watcher.call(#"{"id":"p","op":"ping"}"#)["id"] == "p")
+    _ = try await sender.call(
+      Self.send("settings", #"{"type":"set","key":"counterStep","value":3}"#))
+    #expect(
+      try await watcher.next() == [
+        "push": "state", "feature": "settings", "seq": 2, "select": "counterStep", "value": 3,
+      ])
+    // A plain watch of another feature on the same connection still gets whole states.
+    _ = try await watcher.call(#"{"op":"watch","feature":"counter"}"#)
+    _ = try await sender.call(Self.increment)
+    #expect(try await watcher.next()["state"] == ["count": 3])
+    #expect(
+      try await watcher.call(#"{"op":"unwatch","feature":"settings"}"#)["was_watching"] == true)
+  }
+}
