@@ -36,6 +36,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// Creates the bloc with `initialState`, or with the stored state when `persistence` has one.
   ///
   /// - Parameters:
+  ///   - initialState: the state when nothing is stored.
   ///   - history: keeps past states for ``undo()`` and ``redo()``; nil (the default) keeps none.
   ///   - persistence: saves every change and restores the state at creation.
   public init(
