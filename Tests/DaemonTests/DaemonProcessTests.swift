@@ -149,7 +149,8 @@ struct DaemonProcessTests {
       defaultPaths: true, currentDirectory: directory.path)
     _ = try await daemon.client().call(
       #"{"op":"send","feature":"counter","event":{"type":"increment"}}"#)
-    #expect(fileExists(directory.path + "/rel/counter.json"))
+    let stored = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/rel")
+    #expect(stored.contains { $0.hasPrefix("journal.") }, "\(stored)")
     #expect(daemon.log.contains("state in \(directory.path)/rel;"), "\(daemon.log)")
   }
 
