@@ -36,8 +36,10 @@ public final class AppSearchBloc: Bloc<AppSearchEvent, AppSearchState>, @uncheck
       guard case .search(let term) = event else { return }
       try await runner.run(term, emit)
     }
-    on(.blankSearch) { _, _ in }
-    on(.marks) { event, emit in
+    // Each in its own line, as before blocs ordered events across kinds; the features engineer
+    // settles AppSearch's order (issue 12.1) on the core's `cancels:`.
+    on(.blankSearch, transformer: .independent) { _, _ in }
+    on(.marks, transformer: .independent) { event, emit in
       let edited = try edits.apply(emit) { (state: inout AppSearchState) throws(AppSearchError) in
         if case .toggleMark(let id) = event { try state.toggleMark(id) } else { state.clearMarks() }
       }
@@ -47,7 +49,7 @@ public final class AppSearchBloc: Bloc<AppSearchEvent, AppSearchState>, @uncheck
       try savedMarks.emit(SavedMarks(marks: state.marks))
       if let error = await savedMarks.waitUntilStored() { throw error }
     }
-    on(.clear) { _, emit in edits.apply(emit) { $0.clearSearch() } }
+    on(.clear, transformer: .independent) { _, emit in edits.apply(emit) { $0.clearSearch() } }
   }
 
   /// Set when the stored marks could not be read at creation (they were kept aside).

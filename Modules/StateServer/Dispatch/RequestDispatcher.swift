@@ -224,7 +224,8 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
     // The state right after the step, read now: by the time the change is stored, later
     // requests may have moved the state on.
-    let after = Result { try feature.snapshot() }
+    // Not stored yet: the reply carrying it waits until it is.
+    let after = Result { try feature.unstoredSnapshot() }
     session.respond(
       known: nil,
       whenResolved: { resolve in
@@ -243,7 +244,7 @@ public final class RequestDispatcher: ConnectionDelegate {
       return ReplyWriter.failure(
         id: id,
         WireError(
-          .internalError,
+          .storageFailed,
           "the \(op) of '\(feature.name)' could not be stored: \(error); "
             + "check the state directory and retry"))
     }
@@ -431,7 +432,9 @@ public final class RequestDispatcher: ConnectionDelegate {
     var reply: ReplyWriter
     if case .failed(let error) = outcome {
       reply = ReplyWriter(id: id, ok: false, capacity: snapshot.json.count + 128)
-      reply.error(WireError(.eventFailed, String(describing: error)))
+      // A change that could not be stored is the daemon's failure, not the event's.
+      let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
+      reply.error(WireError(code, String(describing: error)))
     } else {
       reply = ReplyWriter(id: id, ok: true, capacity: snapshot.json.count + 64)
     }
