@@ -120,7 +120,8 @@ final class MonitorHub: Sendable {
     JSONSerializer.writeString(event.outcome.name, to: &line)
     if case .failed(let error) = event.outcome {
       line.appendASCII(#","error":{"code":"#)
-      JSONSerializer.writeString(ErrorCode.eventFailed.rawValue, to: &line)
+      let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
+      JSONSerializer.writeString(code.rawValue, to: &line)
       line.appendASCII(#","message":"#)
       JSONSerializer.writeString(String(describing: error), to: &line)
       line.appendASCII("}")
