@@ -1,55 +1,130 @@
-/// Handles events into states. Register one handler per event kind in `init`:
+/// Handles events into states, one handler per event kind.
+///
+/// Define a bloc by composition: create a `Bloc` and register its handlers in the closure. The
+/// result is plainly `Sendable`, with no subclass to mark `@unchecked`:
 ///
 /// ```swift
 /// enum CounterEvent: BlocEvent { case increment, decrement }
 ///
-/// final class CounterBloc: Bloc<CounterEvent, Int> {
-///   init() {
-///     super.init(initialState: 0)
-///     on(.increment) { _, emit in emit(emit.state + 1) }
-///     on(.decrement) { _, emit in emit(emit.state - 1) }
+/// func makeCounter() -> Bloc<CounterEvent, Int> {
+///   Bloc(initialState: 0, name: "counter") { bloc in
+///     bloc.on(.increment) { _, emit in emit.update { $0 += 1 } }
+///     bloc.on(.decrement) { _, emit in emit.update { $0 -= 1 } }
 ///   }
 /// }
 ///
-/// let bloc = CounterBloc()
-/// let outcome = await bloc.add(.increment).outcome  // .handled
-/// bloc.state                                         // 1
+/// let counter = makeCounter()
+/// counter.add(.increment)  // a synchronous handler on an idle bloc: done on return
+/// counter.state            // 1
 /// ```
-/// Handlers run on the concurrency pool; each kind's ``EventTransformer`` (default: the bloc's
-/// `transformer`, itself `.sequential` by default) decides how overlapping events are treated.
-/// `close()` releases the handlers, so they may capture `self`.
+/// Or subclass it and register in `init`, to override the hooks (`onChange`, `onEvent`, …).
+///
+/// **Order.** Events of one bloc are handled in the order they are added, whatever their kind:
+/// an event never starts before an earlier one of the same bloc has finished. Transformers
+/// qualify this only where they say so: `.concurrent` events run at once, beside everything;
+/// a restartable event cancels the running handler of its kind (and one named in `cancels:`
+/// cancels those kinds), and a cancelled handler counts as finished, so the queue moves on while
+/// it winds down (its later emits are dropped); `.droppable` drops an event while one of its
+/// kind runs or waits; debounced and throttled events join the order when their timer lets them
+/// through, not when they are added.
+///
+/// A handler that does not suspend (`on(kind) { event, emit throws in … }`) runs inline in the
+/// caller of `add` when the bloc is idle: no task, no thread hop. Other handlers run on the
+/// concurrency pool. `close()` releases the handlers, so they may capture the bloc.
 open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   @unchecked Sendable  // mutable state only behind the `core` and `dispatch` locks
 {
   /// A handler: gets the event and an emitter; may emit any number of states.
   public typealias Handler = @Sendable (Event, Emitter<State>) async throws -> Void
+  /// A handler that never suspends: runs inline in `add`'s caller when the bloc is idle.
+  public typealias SyncHandler = @Sendable (Event, Emitter<State>) throws -> Void
 
   /// The clock every time-based transformer and `emit.clock` use.
   public let clock: any Clock<Duration>
   let defaultTransformer: EventTransformer
   let dispatch = Locked(Dispatch())
+  private let givenName: String?
 
   /// - Parameters:
   ///   - transformer: used by handlers registered without one of their own.
   ///   - clock: drives debounce and throttle; inject a test clock for virtual time.
+  ///   - name: for logs and errors; the type's name when nil.
   public init(
     initialState: State, transformer: EventTransformer = .sequential,
     clock: any Clock<Duration> = ContinuousClock(), history: HistoryLimit? = nil,
-    persistence: Persistence<State>? = nil
+    persistence: Persistence<State>? = nil, name: String? = nil
   ) {
     self.clock = clock
     self.defaultTransformer = transformer
+    self.givenName = name
     super.init(initialState: initialState, history: history, persistence: persistence)
   }
 
-  /// Registers the handler of one event kind; call it once per kind, in `init`.
-  public func on(
-    _ kind: Event.Kind, transformer: EventTransformer? = nil, _ handler: @escaping Handler
+  /// Creates a bloc and registers its handlers in `handlers`: a bloc by composition.
+  ///
+  /// ```swift
+  /// let toggle = Bloc<ToggleEvent, Bool>(initialState: false) { bloc in
+  ///   bloc.on(.flip) { _, emit in emit.update { $0.toggle() } }
+  /// }
+  /// ```
+  public convenience init(
+    initialState: State, transformer: EventTransformer = .sequential,
+    clock: any Clock<Duration> = ContinuousClock(), history: HistoryLimit? = nil,
+    persistence: Persistence<State>? = nil, name: String? = nil,
+    handlers register: (Bloc<Event, State>) -> Void
   ) {
+    self.init(
+      initialState: initialState, transformer: transformer, clock: clock, history: history,
+      persistence: persistence, name: name)
+    register(self)
+  }
+
+  open override var name: String { givenName ?? super.name }
+
+  /// Registers the handler of one event kind; call it once per kind, before adding events.
+  ///
+  /// - Parameters:
+  ///   - transformer: how events of this kind overlap; the bloc's default when nil.
+  ///   - cancels: kinds whose earlier events an event of this kind cancels when added —
+  ///     running (its emits are dropped from then on), queued, or waiting on a debounce or
+  ///     throttle timer. A `clear` that discards a search in flight:
+  ///     `on(.clear, cancels: [.search]) { _, emit in emit(.empty) }`.
+  public func on(
+    _ kind: Event.Kind, transformer: EventTransformer? = nil, cancels: Set<Event.Kind> = [],
+    _ handler: @escaping Handler
+  ) {
+    register(
+      kind,
+      Registration(
+        body: .async(handler), transformer: transformer ?? defaultTransformer, cancels: cancels))
+  }
+
+  /// Registers a handler that never suspends. On an idle bloc, `add` runs it to completion in
+  /// the caller's thread, so the receipt is resolved on return (for a persisted bloc, once the
+  /// change is stored). Otherwise it waits its turn like any other.
+  ///
+  /// ```swift
+  /// bloc.on(.increment) { _, emit in emit.update { $0 += 1 } }
+  /// ```
+  public func on(
+    _ kind: Event.Kind, transformer: EventTransformer? = nil, cancels: Set<Event.Kind> = [],
+    _ handler: @escaping SyncHandler
+  ) {
+    register(
+      kind,
+      Registration(
+        body: .sync(handler), transformer: transformer ?? defaultTransformer, cancels: cancels))
+  }
+
+  private func register(_ kind: Event.Kind, _ registration: Registration) {
     let registered = dispatch.withLock { dispatch -> Bool in
       if dispatch.handlers[kind] != nil { return false }
-      dispatch.handlers[kind] = Registration(
-        handler: handler, transformer: transformer ?? defaultTransformer)
+      dispatch.handlers[kind] = registration
+      dispatch.cancellable.formUnion(registration.cancels)
+      switch registration.transformer.strategy {
+      case .restartable, .debounce, .throttle: dispatch.cancellable.insert(kind)
+      case .concurrent, .sequential, .independent, .droppable: break
+      }
       return true
     }
     precondition(registered, "\(name): on(\(kind)) was called twice; register one handler per kind")
@@ -76,24 +151,15 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
 
   /// Adds an event. Await the receipt's ``EventReceipt/outcome`` to know when it is done
   /// (including, for a persisted bloc, when its changes are stored); or ignore it.
+  ///
+  /// A synchronous handler (see ``on(_:transformer:cancels:_:)-(_,_,_,SyncHandler)``) on an
+  /// idle bloc runs before `add` returns.
   @discardableResult
   public func add(_ event: Event) -> EventReceipt {
-    onEvent(event)
-    let receipt = EventReceipt()
-    let (refusal, dropped) = dispatch.withLock { dispatch -> (BlocError?, Job?) in
-      if dispatch.isClosed {
-        return (.addAfterClose(bloc: name, event: String(describing: event)), nil)
-      }
-      guard let registration = dispatch.handlers[event.kind] else {
-        return (.unhandledEvent(bloc: name, event: String(describing: event)), nil)
-      }
-      let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
-      return (nil, admit(job, registration, into: &dispatch))
-    }
-    if let dropped { conclude(dropped.event, dropped.receipt, .dropped) }
-    if let refusal {
-      reportError(refusal)
-      conclude(event, receipt, .failed(refusal))
+    let (receipt, inline) = admit(event, inline: .synchronous)
+    if let inline, case .sync(let handler) = inline.body {
+      execute(inline.job, handler: handler, emitter: inline.emitter)
+      finishedInline(inline)
     }
     return receipt
   }
@@ -103,17 +169,42 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// ```swift
   /// if case .failed(let error) = await bloc.send(.increment) { print(error) }
   /// ```
+  /// When the bloc is idle, the handler runs in the caller's task (no task spawned, no thread
+  /// hop), unless something can cancel it (restartable, paced, or named in a `cancels:`).
   @discardableResult
   public func send(_ event: Event) async -> EventOutcome {
-    guard let (job, handler, emitter) = claimIdleSequentialLane(for: event) else {
-      return await add(event).outcome
+    let (receipt, inline) = admit(event, inline: .any)
+    if let inline {
+      switch inline.body {
+      case .sync(let handler): execute(inline.job, handler: handler, emitter: inline.emitter)
+      case .async(let handler):
+        await execute(inline.job, handler: handler, emitter: inline.emitter)
+      }
+      finishedInline(inline)
     }
-    // Fast path: the lane is idle, so handle the event in the caller's task, with no task
-    // spawned and no thread hop. Events added meanwhile queue up and are handed to a runner.
+    return await receipt.outcome
+  }
+
+  /// Refuses the event, or hands it to its transformer; returns a job the caller must run.
+  private func admit(_ event: Event, inline: Inline) -> (EventReceipt, Started?) {
     onEvent(event)
-    await execute(job, handler: handler, emitter: emitter)
-    handOverSequentialLane(of: event.kind, job: job.id)
-    return await job.receipt.outcome
+    let receipt = EventReceipt()
+    let (refusal, admission) = dispatch.withLock { dispatch -> (BlocError?, Admission) in
+      if dispatch.isClosed {
+        return (.addAfterClose(bloc: name, event: String(describing: event)), Admission())
+      }
+      guard let registration = dispatch.handlers[event.kind] else {
+        return (.unhandledEvent(bloc: name, event: String(describing: event)), Admission())
+      }
+      let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
+      return (nil, admit(job, registration, into: &dispatch, inline: inline))
+    }
+    for (job, outcome) in admission.concluded { conclude(job.event, job.receipt, outcome) }
+    if let refusal {
+      reportError(refusal)
+      conclude(event, receipt, .failed(refusal))
+    }
+    return (receipt, admission.inline)
   }
 
   /// Waits until all work started by earlier events is finished: handlers running or queued,
@@ -157,33 +248,56 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     await finishClosing()
   }
 
-  // MARK: Running handlers (the lane logic lives in EventDispatch.swift)
+  // MARK: Running handlers (the ordering logic lives in EventDispatch.swift)
 
   /// Runs a job's handler and concludes it, or, when its changes must be stored first, arranges
-  /// for it to be concluded then (counted as separate work), so the lane is released early and
-  /// later events run meanwhile. The caller uncounts the job itself.
+  /// for it to be concluded then (counted as separate work), so the queue moves on meanwhile.
   func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async {
     var outcome: EventOutcome
     do {
       try await handler(job.event, emitter)
       outcome = emitter.isActive && !Task.isCancelled ? .handled : .cancelled
-      if emitter.isLooping, outcome.isHandled {
-        throw BlocError.forEachNotAwaited(bloc: name, event: String(describing: job.event))
-      }
+      try checkLoops(of: job, emitter, outcome)
     } catch is CancellationError where Task.isCancelled || !emitter.isActive {
       outcome = .cancelled
     } catch {
       outcome = .failed(error)
       reportError(HandlerFailure(event: job.event, error: error))
     }
+    conclude(job, emitter, outcome)
+  }
+
+  /// Runs a synchronous handler and concludes its job like ``execute(_:handler:emitter:)``.
+  func execute(_ job: Job, handler: SyncHandler, emitter: Emitter<State>) {
+    var outcome: EventOutcome
+    do {
+      try handler(job.event, emitter)
+      outcome = emitter.isActive ? .handled : .cancelled
+    } catch is CancellationError where !emitter.isActive {
+      outcome = .cancelled
+    } catch {
+      outcome = .failed(error)
+      reportError(HandlerFailure(event: job.event, error: error))
+    }
+    conclude(job, emitter, outcome)
+  }
+
+  /// An `emit.forEach` still running when its handler returned was not awaited: a misuse.
+  private func checkLoops(of job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome) throws {
+    if emitter.isLooping, outcome.isHandled {
+      throw BlocError.forEachNotAwaited(bloc: name, event: String(describing: job.event))
+    }
+  }
+
+  private func conclude(_ job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome) {
     emitter.finish()
     let changed = emitter.highestSequence
     guard changed > 0, let persister else {
       conclude(job.event, job.receipt, outcome)
       return
     }
-    // The wait for storage counts as its own unit of work, taken before the caller uncounts the
-    // job, so settled() never sees zero while the lane still has queued jobs to pop.
+    // The wait for storage counts as its own unit of work, taken before the runner ends, so
+    // settled() never sees zero while the wait is on.
     dispatch.withLock { $0.activeWork += 1 }
     persister.whenStored(changed) { [outcome] error in
       var final = outcome

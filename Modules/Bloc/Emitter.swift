@@ -40,6 +40,40 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
     }
   }
 
+  /// Changes the state in place, atomically: `body` gets the current state and its result is
+  /// emitted under the bloc's lock, so no other handler's change can come between the read and
+  /// the write (handlers running side by side never lose an update).
+  ///
+  /// ```swift
+  /// on(.increment) { _, emit in emit.update { $0.count += 1 } }
+  /// on(.set) { event, emit in try emit.update { try $0.apply(event) } }
+  /// ```
+  /// `body` runs under the lock: keep it quick, and do not touch the bloc from it. If it throws,
+  /// nothing is emitted and the error is rethrown. An unchanged state is not a change.
+  public func update<Failure: Error>(
+    _ body: (inout State) throws(Failure) -> Void
+  )
+    throws(Failure)
+  {
+    guard isActive else {
+      reportDropped()
+      return
+    }
+    var failure: Failure?
+    let sequence = apply { current in
+      var next = current
+      do throws(Failure) {
+        try body(&next)
+      } catch {
+        failure = error
+        return current
+      }
+      return next
+    }
+    if let failure { throw failure }
+    if let sequence { _ = lastSequence.max(sequence, ordering: .relaxed) }
+  }
+
   /// Waits on the bloc's clock (virtual time under test); throws `CancellationError` when the
   /// handler is cancelled. Prefer it to `Task.sleep`, which a test clock cannot drive.
   public func sleep(for duration: Duration) async throws { fatalError("subclass") }
@@ -72,6 +106,7 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   }
 
   func apply(_ state: State) -> UInt64? { fatalError("subclass") }
+  func apply(_ compute: (State) -> State) -> UInt64? { fatalError("subclass") }
   func reportDropped() {}
   func reportMisusedLoop() {}
   /// Whether a `forEach` loop is still running.
@@ -82,44 +117,43 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
 
 /// The emitter of one job of a ``Bloc``: knows the event, for transitions and error reports.
 final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<State>,
-  @unchecked Sendable  // adds only lets and a weak reference
+  @unchecked Sendable  // adds only lets
 {
-  // Weak: a handler may keep its emitter after the bloc is gone.
-  private weak let bloc: Bloc<Event, State>?
+  // Strong: the bloc outlives its jobs; an emitter a handler keeps after its job keeps the bloc.
+  private let bloc: Bloc<Event, State>
   private let event: Event
-  private let initial: State
-  private let blocClock: any Clock<Duration>
 
   init(bloc: Bloc<Event, State>, event: Event) {
     self.bloc = bloc
     self.event = event
-    self.initial = bloc.state
-    self.blocClock = bloc.clock
   }
 
-  override var clock: any Clock<Duration> { blocClock }
-  override var state: State { bloc?.state ?? initial }
+  override var clock: any Clock<Duration> { bloc.clock }
+  override var state: State { bloc.state }
 
   override func sleep(for duration: Duration) async throws {
-    guard let bloc else { throw CancellationError() }
     try await bloc.sleep(for: duration)
   }
 
   override func apply(_ state: State) -> UInt64? {
-    guard let bloc else { return nil }
-    return try? bloc.apply(state) { change in
-      bloc.onTransition(Transition(current: change.current, event: event, next: change.next))
-    }
+    apply { _ in state }
+  }
+
+  override func apply(_ compute: (State) -> State) -> UInt64? {
+    // After close the bloc reports the refused emit itself.
+    try? bloc.apply(announce: announce, compute)
+  }
+
+  private func announce(_ change: Change<State>) {
+    bloc.onTransition(Transition(current: change.current, event: event, next: change.next))
   }
 
   override func reportMisusedLoop() {
-    guard let bloc else { return }
     bloc.reportError(
       BlocError.forEachNotAwaited(bloc: bloc.name, event: String(describing: event)))
   }
 
   override func reportDropped() {
-    guard let bloc else { return }
     bloc.reportError(
       BlocError.emitAfterHandlerDone(bloc: bloc.name, event: String(describing: event)))
   }

@@ -1,5 +1,11 @@
-/// The bookkeeping behind `add`: which handlers run, which events wait, which timers are armed.
+/// The bookkeeping behind `add`: which handler runs, which events wait, which timers are armed.
 /// Everything here runs under the bloc's `dispatch` lock.
+///
+/// Order: every event that is not `.concurrent` joins one queue per bloc, in the order it is
+/// admitted (a debounced or throttled event when its timer lets it through), and one runner at
+/// a time takes them from it, so an event never starts before an earlier one of the same bloc
+/// has finished. A cancelled handler counts as finished: its emitter is closed at once, and the
+/// queue moves on while it winds down.
 extension Bloc {
   struct Job: Sendable {
     let id: UInt64
@@ -7,15 +13,48 @@ extension Bloc {
     let receipt: EventReceipt
   }
 
-  struct Registration {
-    let handler: Handler
-    let transformer: EventTransformer
+  /// A handler as registered: suspending or not.
+  enum Body: Sendable {
+    case async(Handler)
+    case sync(SyncHandler)
   }
 
-  struct Lane {
-    var busy = false
+  struct Registration {
+    let body: Body
+    let transformer: EventTransformer
+    /// Kinds whose earlier events (running, queued or waiting on a timer) an event of this kind
+    /// cancels when it is added.
+    let cancels: Set<Event.Kind>
+  }
+
+  /// A queued event's job taken by the runner, with what it needs to run.
+  struct Started: Sendable {
+    let job: Job
+    let body: Body
+    let emitter: Emitter<State>
+    /// The runner that owns the line while this job runs.
+    let runner: UInt64
+    /// The line it came from: nil for the bloc's order, else an `.independent` kind's own.
+    let line: Event.Kind?
+  }
+
+  /// The queued event that is running now.
+  struct Running {
+    let job: Job
+    let emitter: Emitter<State>
+    let runner: UInt64
+  }
+
+  /// A queue of events handled one at a time, in order, by one runner: the bloc's order, or
+  /// an `.independent` kind's own.
+  struct Line {
     var queue = FIFO<Job>()
-    var current: (id: UInt64, task: Task<Void, Never>, emitter: Emitter<State>)?
+    var current: Running?
+    var runner: Runner?
+  }
+
+  /// A kind's debounce or throttle state.
+  struct Pacing {
     var pending: Job?
     var windowOpen = false
     var timer: UInt64?
@@ -32,18 +71,32 @@ extension Bloc {
     let remaining: @Sendable () -> Duration
   }
 
+  /// Who runs the queue: nobody, a caller inline (`add` or `send`), or a task.
+  struct Runner {
+    let id: UInt64
+    var task: Task<Void, Never>?
+  }
+
   struct Dispatch {
     var handlers: [Event.Kind: Registration] = [:]
-    var lanes: [Event.Kind: Lane] = [:]
-    var tasks: [UInt64: (task: Task<Void, Never>, emitter: Emitter<State>?)] = [:]
-    /// The emitter of the job each sequential runner is handling, so close() can finish it.
-    var runnerEmitters: [UInt64: Emitter<State>] = [:]
+    /// Kinds whose running handler something can cancel (restartable, debounce, throttle, or
+    /// named in a `cancels:`); `send` never runs those in the caller's task.
+    var cancellable: Set<Event.Kind> = []
+    /// The bloc's order, which every event joins but `.concurrent` and `.independent` ones.
+    var main = Line()
+    /// The lines of `.independent` kinds.
+    var lines: [Event.Kind: Line] = [:]
+    /// Runners that lost the queue to a cancellation and are winding down, by id.
+    var retired: [UInt64: Task<Void, Never>] = [:]
+    var concurrent: [UInt64: (kind: Event.Kind, task: Task<Void, Never>, emitter: Emitter<State>)] =
+      [:]
+    var pacings: [Event.Kind: Pacing] = [:]
     var timers: [UInt64: Timer] = [:]
     /// Handlers sleeping on the clock, by id.
     var sleepers: [UInt64: Deadline] = [:]
-    /// Units of work started and not yet ended: a concurrent, droppable or restartable job, a
-    /// sequential runner (however many jobs it has taken), a wait for storage. Queued jobs are
-    /// not counted, so a runner asleep on the clock is exactly one sleeper.
+    /// Units of work started and not yet ended: the queue's runner (however many jobs it takes),
+    /// a retired runner, a concurrent job, a wait for storage. Queued jobs are not counted, so a
+    /// runner asleep on the clock is exactly one sleeper.
     var activeWork = 0
     var settleWaiters: [CheckedContinuation<Bool, Never>] = []
     var isClosed = false
@@ -57,7 +110,8 @@ extension Bloc {
     /// Idle when every started job is asleep until a deadline still ahead and no timer is due:
     /// nothing can happen until the clock moves.
     var isIdle: Bool {
-      let waitingForTime = sleepers.values.filter { !$0.isDue() }.count
+      var waitingForTime = 0
+      for deadline in sleepers.values where !deadline.isDue() { waitingForTime += 1 }
       return activeWork == waitingForTime && !timers.values.contains { $0.deadline.isDue() }
     }
 
@@ -65,198 +119,242 @@ extension Bloc {
     mutating func shutDown() -> ([Task<Void, Never>], [Job]) {
       isClosed = true
       var abandoned: [Job] = []
-      for (kind, var lane) in lanes {
-        abandoned += lane.queue.drain()
-        if let pending = lane.pending { abandoned.append(pending) }
-        lane.pending = nil
-        lanes[kind] = lane
+      var tasks: [Task<Void, Never>] = Array(retired.values)
+      for var line in [main] + Array(lines.values) {
+        abandoned += line.queue.drain()
+        line.current?.emitter.finish()
+        if let task = line.runner?.task {
+          task.cancel()
+          tasks.append(task)
+        }
+      }
+      main = Line()
+      lines = [:]
+      for (kind, gate) in pacings {
+        if let pending = gate.pending { abandoned.append(pending) }
+        pacings[kind] = nil
       }
       for timer in timers.values { timer.task.cancel() }
       timers = [:]
-      for entry in tasks.values {
-        entry.emitter?.finish()
+      for entry in concurrent.values {
+        entry.emitter.finish()
         entry.task.cancel()
+        tasks.append(entry.task)
       }
-      for emitter in runnerEmitters.values { emitter.finish() }
       handlers = [:]
-      return (tasks.values.map(\.task), abandoned)
+      return (tasks, abandoned)
     }
   }
 
-  /// Decides what happens to a newly added job according to its handler's transformer. Returns
-  /// the job the transformer dropped, if any (the new one, or the one it replaced), for the
-  /// caller to conclude once the lock is released, since concluding runs hooks.
-  func admit(_ job: Job, _ registration: Registration, into dispatch: inout Dispatch) -> Job? {
-    var dropped: Job?
+  /// How `admit` may run a job it starts: never in the caller (timers), a synchronous handler in
+  /// the caller (`add`), or any handler that nothing can cancel (`send`).
+  enum Inline {
+    case never, synchronous, any
+  }
+
+  /// What `admit` decided besides queueing: jobs to conclude once the lock is released (since
+  /// concluding runs hooks), and a job the caller must run itself.
+  struct Admission {
+    var concluded: [(Job, EventOutcome)] = []
+    var inline: Started?
+  }
+
+  /// Decides what happens to a newly added job according to its handler's transformer.
+  func admit(
+    _ job: Job, _ registration: Registration, into dispatch: inout Dispatch, inline: Inline
+  ) -> Admission {
+    var admission = Admission()
     let kind = job.event.kind
-    // Taken out of the dictionary so that pushing onto its queue does not copy the queue.
-    var lane = dispatch.lanes.removeValue(forKey: kind) ?? Lane()
+    for target in registration.cancels { cancel(target, in: &dispatch, &admission) }
+    var line: Event.Kind?
     switch registration.transformer.strategy {
     case .concurrent:
-      dispatch.activeWork += 1
-      startConcurrent(job, registration.handler, &dispatch)
+      startConcurrent(job, registration.body, &dispatch)
+      return admission
     case .sequential:
-      if lane.busy {
-        lane.queue.push(job)
-      } else {
-        lane.busy = true
-        dispatch.activeWork += 1
-        startSequential(job, kind, registration.handler, &dispatch)
-      }
+      dispatch.main.queue.push(job)
+    case .independent:
+      line = kind
+      dispatch.lines[kind, default: Line()].queue.push(job)
     case .droppable:
-      if lane.busy {
-        dropped = job
-      } else {
-        lane.busy = true
-        dispatch.activeWork += 1
-        startDroppable(job, kind, registration.handler, &dispatch)
+      if dispatch.main.current?.job.event.kind == kind
+        || dispatch.main.queue.contains(where: { $0.event.kind == kind })
+      {
+        admission.concluded.append((job, .dropped))
+        return admission
       }
+      dispatch.main.queue.push(job)
     case .restartable:
-      dispatch.activeWork += 1
-      restart(job, &lane, registration.handler, &dispatch)
+      cancel(kind, in: &dispatch, &admission)
+      dispatch.main.queue.push(job)
     case .debounce(let interval):
-      dropped = lane.pending
-      lane.pending = job
-      if let timer = lane.timer { dispatch.timers.removeValue(forKey: timer)?.task.cancel() }
-      lane.timer = arm(kind, after: interval(), &dispatch)
+      var gate = dispatch.pacings[kind] ?? Pacing()
+      if let replaced = gate.pending { admission.concluded.append((replaced, .dropped)) }
+      gate.pending = job
+      if let timer = gate.timer { dispatch.timers.removeValue(forKey: timer)?.task.cancel() }
+      gate.timer = arm(kind, after: interval(), &dispatch)
+      dispatch.pacings[kind] = gate
+      return admission
     case .throttle(let interval):
-      if lane.windowOpen {
-        dropped = lane.pending
-        lane.pending = job
-      } else {
-        lane.windowOpen = true
-        dispatch.activeWork += 1
-        restart(job, &lane, registration.handler, &dispatch)
-        lane.timer = arm(kind, after: interval(), &dispatch)
+      var gate = dispatch.pacings[kind] ?? Pacing()
+      if gate.windowOpen {
+        if let replaced = gate.pending { admission.concluded.append((replaced, .dropped)) }
+        gate.pending = job
+        dispatch.pacings[kind] = gate
+        return admission
       }
+      gate.windowOpen = true
+      gate.timer = arm(kind, after: interval(), &dispatch)
+      dispatch.pacings[kind] = gate
+      cancel(kind, in: &dispatch, &admission, keepingPending: true)
+      dispatch.main.queue.push(job)
     }
-    dispatch.lanes[kind] = lane
-    return dropped
+    admission.inline = startRunnerIfIdle(line, &dispatch, inline: inline)
+    return admission
   }
 
-  private func startConcurrent(_ job: Job, _ handler: @escaping Handler, _ dispatch: inout Dispatch)
-  {
-    let emitter = makeEmitter(for: job.event)
-    let task = Task {
-      await self.execute(job, handler: handler, emitter: emitter)
-      self.ended(uncounting: 1) { _ = $0.tasks.removeValue(forKey: job.id) }
-    }
-    dispatch.tasks[job.id] = (task, emitter)
-  }
-
-  private func startDroppable(
-    _ job: Job, _ kind: Event.Kind, _ handler: @escaping Handler, _ dispatch: inout Dispatch
+  /// Cancels every earlier event of `kind`: the running one (its emitter closes at once and its
+  /// line moves on), queued ones, one waiting on a debounce or throttle timer, concurrent ones.
+  private func cancel(
+    _ kind: Event.Kind, in dispatch: inout Dispatch, _ admission: inout Admission,
+    keepingPending: Bool = false
   ) {
-    let emitter = makeEmitter(for: job.event)
-    let task = Task {
-      await self.execute(job, handler: handler, emitter: emitter)
-      self.ended(uncounting: 1) { dispatch in
-        dispatch.tasks.removeValue(forKey: job.id)
-        dispatch.lanes[kind]?.busy = false
-      }
-    }
-    dispatch.tasks[job.id] = (task, emitter)
-  }
-
-  /// Marks the event's lane busy if it is sequential and idle, for `send`'s fast path.
-  func claimIdleSequentialLane(for event: Event) -> (Job, Handler, Emitter<State>)? {
-    let emitter = makeEmitter(for: event)
-    let claimed = dispatch.withLock { dispatch -> (Job, Handler, Emitter<State>)? in
-      guard !dispatch.isClosed, let registration = dispatch.handlers[event.kind],
-        case .sequential = registration.transformer.strategy,
-        dispatch.lanes[event.kind]?.busy != true
-      else { return nil }
-      dispatch.lanes[event.kind, default: Lane()].busy = true
-      dispatch.activeWork += 1
-      let job = Job(id: dispatch.nextID(), event: event, receipt: EventReceipt())
-      dispatch.runnerEmitters[job.id] = emitter
-      return (job, registration.handler, emitter)
-    }
-    return claimed
-  }
-
-  /// After the fast path: runs what queued up meanwhile on a runner task, or frees the lane.
-  func handOverSequentialLane(of kind: Event.Kind, job: UInt64) {
-    ended(uncounting: 1) { dispatch in
-      dispatch.runnerEmitters[job] = nil
-      guard !dispatch.isClosed, let next = dispatch.lanes[kind]?.queue.pop(),
-        let handler = dispatch.handlers[kind]?.handler
-      else {
-        dispatch.lanes[kind]?.busy = false
-        return
-      }
-      dispatch.activeWork += 1
-      startSequential(next, kind, handler, &dispatch)
-    }
-  }
-
-  /// One task per busy period runs the lane's jobs in order, counted as one unit of work. It
-  /// takes every queued job at once (one lock per batch rather than per job), so `add` and the
-  /// runner rarely contend.
-  private func startSequential(
-    _ first: Job, _ kind: Event.Kind, _ handler: @escaping Handler, _ dispatch: inout Dispatch
-  ) {
-    let runnerID = dispatch.nextID()
-    let task = Task {
-      var batch = [first]
-      while !batch.isEmpty {
-        for job in batch {
-          // Registered so that close() finishes it: its later emits are then dropped and
-          // reported, as with every other transformer.
-          let emitter = self.makeEmitter(for: job.event)
-          let closed = self.dispatch.withLock { dispatch -> Bool in
-            if dispatch.isClosed { return true }
-            dispatch.runnerEmitters[runnerID] = emitter
-            return false
-          }
-          if closed || Task.isCancelled {
-            self.conclude(job.event, job.receipt, .cancelled)
-            continue
-          }
-          await self.execute(job, handler: handler, emitter: emitter)
-        }
-        // The runner stays counted across batches; when the queue is empty it ends under the
-        // same lock that frees the lane, so neither settled() nor add sees a gap.
-        let (next, waiters) = self.dispatch.withLock {
-          dispatch -> ([Job], [CheckedContinuation<Bool, Never>]) in
-          dispatch.runnerEmitters[runnerID] = nil
-          if !dispatch.isClosed, dispatch.lanes[kind]?.queue.isEmpty == false {
-            return (dispatch.lanes[kind]?.queue.drain() ?? [], [])
-          }
-          dispatch.lanes[kind]?.busy = false
-          dispatch.tasks.removeValue(forKey: runnerID)
-          dispatch.activeWork -= 1
-          return ([], dispatch.takeSettleWaiters())
-        }
-        for waiter in waiters { waiter.resume(returning: false) }
-        batch = next
-      }
-    }
-    dispatch.tasks[runnerID] = (task, nil)
-  }
-
-  /// Cancels the lane's running handler, if any, and starts `job`.
-  private func restart(
-    _ job: Job, _ lane: inout Lane, _ handler: @escaping Handler, _ dispatch: inout Dispatch
-  ) {
-    if let current = lane.current {
+    let key = dispatch.lineKey(of: kind)
+    var line = dispatch.take(key)
+    if let current = line.current, current.job.event.kind == kind {
       current.emitter.finish()
-      current.task.cancel()
+      if let runner = line.runner {
+        if let task = runner.task {
+          task.cancel()
+          dispatch.retired[runner.id] = task
+        }
+        // A retired runner (or inline caller) still counts as work until it ends.
+        line.runner = nil
+      }
+      line.current = nil
     }
-    let kind = job.event.kind
-    let emitter = makeEmitter(for: job.event)
-    let task = Task {
-      await self.execute(job, handler: handler, emitter: emitter)
-      self.ended(uncounting: 1) { dispatch in
-        dispatch.tasks.removeValue(forKey: job.id)
-        if dispatch.lanes[kind]?.current?.id == job.id { dispatch.lanes[kind]?.current = nil }
+    if line.queue.contains(where: { $0.event.kind == kind }) {
+      for job in line.queue.removeAll(where: { $0.event.kind == kind }) {
+        admission.concluded.append((job, .cancelled))
       }
     }
-    lane.current = (job.id, task, emitter)
-    dispatch.tasks[job.id] = (task, emitter)
+    dispatch.put(line, key)
+    // Its line may have lost its runner: start another for the jobs left, if any.
+    _ = startRunnerIfIdle(key, &dispatch, inline: .never)
+    if !keepingPending, var gate = dispatch.pacings[kind], let pending = gate.pending {
+      gate.pending = nil
+      if !gate.windowOpen, let timer = gate.timer {
+        dispatch.timers.removeValue(forKey: timer)?.task.cancel()
+        gate.timer = nil
+      }
+      dispatch.pacings[kind] = gate
+      admission.concluded.append((pending, .cancelled))
+    }
+    for entry in dispatch.concurrent.values where entry.kind == kind {
+      entry.emitter.finish()
+      entry.task.cancel()
+    }
   }
 
-  /// Starts a timer on the bloc's clock; when it fires, the lane's pending job runs.
+  /// When no runner owns the line and a job waits, takes it: for the caller to run inline when
+  /// `inline` allows, else on a new runner task.
+  private func startRunnerIfIdle(
+    _ key: Event.Kind?, _ dispatch: inout Dispatch, inline: Inline
+  ) -> Started? {
+    guard !dispatch.isClosed else { return nil }
+    var line = dispatch.take(key)
+    defer { dispatch.put(line, key) }
+    guard line.runner == nil, let job = line.queue.pop(),
+      let registration = dispatch.handlers[job.event.kind]
+    else { return nil }
+    let id = dispatch.nextID()
+    dispatch.activeWork += 1
+    let started = Started(
+      job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
+      line: key)
+    line.current = Running(job: job, emitter: started.emitter, runner: id)
+    let runsInline: Bool
+    switch (inline, registration.body) {
+    case (.never, _): runsInline = false
+    case (_, .sync): runsInline = true
+    case (.any, .async):
+      runsInline = !dispatch.cancellable.contains(job.event.kind)
+    case (.synchronous, .async): runsInline = false
+    }
+    if runsInline {
+      line.runner = Runner(id: id, task: nil)
+      return started
+    }
+    line.runner = Runner(id: id, task: Task { await self.run(from: started) })
+    return nil
+  }
+
+  /// A runner task: runs a line's jobs one after another until it is empty, the bloc closes,
+  /// or a cancellation retires the runner.
+  func run(from first: Started) async {
+    var next: Started? = first
+    while let started = next {
+      switch started.body {
+      case .sync(let handler): execute(started.job, handler: handler, emitter: started.emitter)
+      case .async(let handler):
+        await execute(started.job, handler: handler, emitter: started.emitter)
+      }
+      next = finished(started, handingOver: false)
+    }
+  }
+
+  /// After the inline job `started` ran in the caller: hands what queued up meanwhile to a
+  /// runner task (the same unit of work), or frees the line.
+  func finishedInline(_ started: Started) {
+    _ = finished(started, handingOver: true)
+  }
+
+  /// Ends the job `started` and takes the next one of its line under the same lock (so neither
+  /// `add` nor `settled()` sees a gap), or ends the runner. When `handingOver`, the next job goes
+  /// to a new runner task instead of being returned.
+  private func finished(_ started: Started, handingOver: Bool) -> Started? {
+    let (next, waiters) = dispatch.withLock {
+      dispatch -> (Started?, [CheckedContinuation<Bool, Never>]) in
+      let id = started.runner
+      var line = dispatch.take(started.line)
+      defer { dispatch.put(line, started.line) }
+      if line.current?.runner == id { line.current = nil }
+      if line.runner?.id == id, !dispatch.isClosed, let job = line.queue.pop(),
+        let registration = dispatch.handlers[job.event.kind]
+      {
+        let next = Started(
+          job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
+          line: started.line)
+        line.current = Running(job: job, emitter: next.emitter, runner: id)
+        if handingOver {
+          line.runner = Runner(id: id, task: Task { await self.run(from: next) })
+          return (nil, [])
+        }
+        return (next, [])
+      }
+      if line.runner?.id == id { line.runner = nil }
+      dispatch.retired[id] = nil
+      dispatch.activeWork -= 1
+      return (nil, dispatch.takeSettleWaiters())
+    }
+    for waiter in waiters { waiter.resume(returning: false) }
+    return next
+  }
+
+  private func startConcurrent(_ job: Job, _ body: Body, _ dispatch: inout Dispatch) {
+    dispatch.activeWork += 1
+    let emitter = makeEmitter(for: job.event)
+    let task = Task {
+      switch body {
+      case .sync(let handler): self.execute(job, handler: handler, emitter: emitter)
+      case .async(let handler): await self.execute(job, handler: handler, emitter: emitter)
+      }
+      self.ended(uncounting: 1) { _ = $0.concurrent.removeValue(forKey: job.id) }
+    }
+    dispatch.concurrent[job.id] = (job.event.kind, task, emitter)
+  }
+
+  /// Starts a timer on the bloc's clock; when it fires, the kind's pending job is queued.
   private func arm(
     _ kind: Event.Kind, after interval: Duration, _ dispatch: inout Dispatch
   )
@@ -285,33 +383,36 @@ extension Bloc {
     )
   }
 
+  /// A debounce or throttle timer fired: its pending job joins the queue (cancelling earlier
+  /// events of its kind: handling is restartable); a throttle opens its next window.
   private func fire(_ kind: Event.Kind, timer id: UInt64) {
-    let waiters = dispatch.withLock { dispatch -> [CheckedContinuation<Bool, Never>] in
-      guard dispatch.timers.removeValue(forKey: id) != nil, dispatch.lanes[kind]?.timer == id,
-        var lane = dispatch.lanes.removeValue(forKey: kind),
-        let registration = dispatch.handlers[kind]
-      else { return dispatch.takeSettleWaiters() }
-      lane.timer = nil
-      if let job = lane.pending {
-        lane.pending = nil
-        dispatch.activeWork += 1
-        restart(job, &lane, registration.handler, &dispatch)
+    let (admission, waiters) = dispatch.withLock {
+      dispatch -> (Admission, [CheckedContinuation<Bool, Never>]) in
+      var admission = Admission()
+      guard dispatch.timers.removeValue(forKey: id) != nil, var gate = dispatch.pacings[kind],
+        gate.timer == id, let registration = dispatch.handlers[kind]
+      else { return (admission, dispatch.takeSettleWaiters()) }
+      gate.timer = nil
+      if let job = gate.pending {
+        gate.pending = nil
         if case .throttle(let interval) = registration.transformer.strategy {
-          lane.timer = arm(kind, after: interval(), &dispatch)
+          gate.timer = arm(kind, after: interval(), &dispatch)
         }
+        dispatch.pacings[kind] = gate
+        cancel(kind, in: &dispatch, &admission, keepingPending: true)
+        dispatch.main.queue.push(job)
+        _ = startRunnerIfIdle(nil, &dispatch, inline: .never)
       } else {
-        lane.windowOpen = false
+        gate.windowOpen = false
+        dispatch.pacings[kind] = gate
       }
-      dispatch.lanes[kind] = lane
-      return dispatch.takeSettleWaiters()
+      return (admission, dispatch.takeSettleWaiters())
     }
+    for (job, outcome) in admission.concluded { conclude(job.event, job.receipt, outcome) }
     for waiter in waiters { waiter.resume(returning: false) }
   }
 
-  /// Called once per job when its outcome is known.
-  func workEnded() { ended(uncounting: 1) { _ in } }
-
-  /// Tidies up after handlers under the lock and uncounts `count` finished jobs.
+  /// Tidies up under the lock and uncounts `count` units of work.
   @discardableResult
   func ended<T: Sendable>(uncounting count: Int, _ tidy: @Sendable (inout Dispatch) -> T) -> T {
     let (result, waiters) = dispatch.withLock { dispatch in
@@ -322,9 +423,33 @@ extension Bloc {
     for waiter in waiters { waiter.resume(returning: false) }
     return result
   }
+
+  /// Called once per wait for storage when it ends.
+  func workEnded() { ended(uncounting: 1) { _ in } }
 }
 
 extension Bloc.Dispatch {
+  /// Takes a line out for changing (put it back with ``put(_:_:)``), so that pushing onto its
+  /// queue does not copy the queue.
+  mutating func take(_ key: Event.Kind?) -> Bloc.Line {
+    guard let key else {
+      defer { main = Bloc.Line() }
+      return main
+    }
+    return lines.removeValue(forKey: key) ?? Bloc.Line()
+  }
+
+  mutating func put(_ line: Bloc.Line, _ key: Event.Kind?) {
+    if let key { lines[key] = line } else { main = line }
+  }
+
+  /// The line of `kind`'s events: its own for an `.independent` kind, else the bloc's (nil).
+  func lineKey(of kind: Event.Kind) -> Event.Kind? {
+    guard let registration = handlers[kind], case .independent = registration.transformer.strategy
+    else { return nil }
+    return kind
+  }
+
   /// Settle waiters re-check on wake, so waking them on any progress is enough.
   mutating func takeSettleWaiters() -> [CheckedContinuation<Bool, Never>] {
     let waiters = settleWaiters

@@ -27,4 +27,20 @@ struct FIFO<Element> {
     head = 0
     return rest
   }
+
+  func contains(where matches: (Element) -> Bool) -> Bool {
+    items[head...].contains(where: matches)
+  }
+
+  /// Removes and returns, in order, the elements that match.
+  mutating func removeAll(where matches: (Element) -> Bool) -> [Element] {
+    var removed: [Element] = []
+    var kept: [Element] = []
+    for item in items[head...] {
+      if matches(item) { removed.append(item) } else { kept.append(item) }
+    }
+    items = kept
+    head = 0
+    return removed
+  }
 }

@@ -69,3 +69,26 @@ import Testing
     #expect(bloc.sequence == 2)
   }
 }
+
+@Suite struct RedoTests {
+  /// Settled: a change that is recorded clears redo; an event that fails or changes nothing
+  /// does not.
+  @Test func onlyARecordedChangeClearsRedo() async {
+    let bloc = Bloc<CounterEvent, Int>(initialState: 0, history: .limit(10)) { bloc in
+      bloc.on(.increment) { _, emit in emit.update { $0 += 1 } }
+      bloc.on(.decrement) { _, emit in emit(emit.state) }  // no change
+      bloc.on(.fail) { _, _ in throw Boom() }
+    }
+    await bloc.send(.increment)
+    await bloc.send(.increment)
+    #expect(bloc.undo())
+    #expect(bloc.canRedo)
+    _ = await bloc.send(.fail)
+    #expect(bloc.canRedo, "a failed event changes nothing, so redo stays")
+    _ = await bloc.send(.decrement)
+    #expect(bloc.canRedo, "an event that changes nothing leaves redo too")
+    await bloc.send(.increment)
+    #expect(!bloc.canRedo, "a recorded change clears redo")
+    #expect(bloc.state == 2)
+  }
+}

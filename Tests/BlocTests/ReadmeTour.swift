@@ -17,30 +17,50 @@ enum TourEvent: BlocEvent {
   case increment, decrement
 }
 
+func makeCounterBloc() -> Bloc<TourEvent, Int> {
+  Bloc(initialState: 0, name: "counter") { bloc in
+    bloc.on(.increment) { _, emit in emit.update { $0 += 1 } }
+    bloc.on(.decrement) { _, emit in emit.update { $0 -= 1 } }
+  }
+}
+// end
+
+// tour: subclass
 final class CounterBlocTour: Bloc<TourEvent, Int>, @unchecked Sendable {
   init() {
     super.init(initialState: 0)
     on(.increment) { _, emit in emit(emit.state + 1) }
     on(.decrement) { _, emit in emit(emit.state - 1) }
   }
+
+  override func onChange(_ change: Change<Int>) {
+    super.onChange(change)
+    print(change)
+  }
 }
 // end
 
 // tour: search
 enum QueryEvent: BlocEvent {
-  case query(String)
+  case query(String), clear
 
-  var kind: String { "query" }
+  enum Kind { case query, clear }
+  var kind: Kind {
+    switch self {
+    case .query: .query
+    case .clear: .clear
+    }
+  }
 }
 
-final class QueryBloc: Bloc<QueryEvent, [String]>, @unchecked Sendable {
-  init(clock: any Clock<Duration> = ContinuousClock()) {
-    super.init(initialState: [], clock: clock)
-    on("query", transformer: .debounce(.milliseconds(300))) { event, emit in
+func makeQueryBloc(clock: any Clock<Duration> = ContinuousClock()) -> Bloc<QueryEvent, [String]> {
+  Bloc(initialState: [], clock: clock) { bloc in
+    bloc.on(.query, transformer: .debounce(.milliseconds(300))) { event, emit in
       guard case .query(let term) = event else { return }
       try await emit.sleep(for: .milliseconds(50))  // stands in for a network call
       emit([term.uppercased()])
     }
+    bloc.on(.clear, cancels: [.query]) { _, emit in emit([]) }  // a query in flight is discarded
   }
 }
 // end
@@ -52,6 +72,10 @@ final class QueryBloc: Bloc<QueryEvent, [String]>, @unchecked Sendable {
     try cubit.increment()
     print(cubit.state)  // 1
 
+    let counter = makeCounterBloc()
+    counter.add(.increment)  // handled inline: done on return
+    print(counter.state)  // 1
+
     let bloc = CounterBlocTour()
     let outcome = await bloc.send(.increment)  // waits until the event is handled
     print(outcome, bloc.state)  // handled 1
@@ -61,13 +85,13 @@ final class QueryBloc: Bloc<QueryEvent, [String]>, @unchecked Sendable {
     }
     await bloc.close()
     // end
-    #expect(cubit.state == 1 && bloc.state == 1)
+    #expect(cubit.state == 1 && counter.state == 1 && bloc.state == 1)
   }
 
   // tour: test
   @Test func debouncedQuery() async {
     await blocTest(
-      build: { clock in QueryBloc(clock: clock) },
+      build: { clock in makeQueryBloc(clock: clock) },
       act: { context in
         context.bloc.add(.query("ma"))
         context.bloc.add(.query("maps"))
