@@ -57,6 +57,8 @@ import Wire
     let client = try #require(try daemon?.client())
     let watcher = try #require(try daemon?.client())
     _ = try await watcher.call(#"{"op":"watch","feature":"counter"}"#)
+    let monitor = try #require(try daemon?.client())
+    _ = try await monitor.call(#"{"op":"monitor","features":["counter"]}"#)
     for _ in 0..<5 { _ = try await client.call(Self.increment) }
 
     Self.fill(state + "/filler")
@@ -95,6 +97,22 @@ import Wire
     }
     #expect(pushed == pushed.sorted())
     #expect(Set(pushed).isSubset(of: Set(Array(0...5) + handled + [stored + 1])), "\(pushed)")
+
+    // The monitor tells of every refused event, with nothing changed by it.
+    var refusedSeen = 0
+    var concluded = 0
+    while concluded < 5 + 300 + 1 {
+      let push = try await monitor.next()
+      guard push["push"] == "event" else { continue }
+      concluded += 1
+      if push["outcome"] == "failed" {
+        refusedSeen += 1
+        #expect(push["error"]?["code"] == "storage_failed", "\(push)")
+        #expect(push["before"] == push["after"], "\(push)")
+        #expect(push["after"]?["count"]?.intValue ?? Int.max <= stored, "\(push)")
+      }
+    }
+    #expect(refusedSeen == failed)
 
     daemon?.signal(SIGTERM)
     #expect(try await daemon?.waitForExit() == 0)
