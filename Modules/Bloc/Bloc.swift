@@ -155,8 +155,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// Adds an event. Await the receipt's ``EventReceipt/outcome`` to know when it is done
   /// (including, for a persisted bloc, when its changes are stored); or ignore it.
   ///
-  /// A synchronous handler (see ``on(_:transformer:cancels:_:)-(_,_,_,SyncHandler)``) on an
-  /// idle bloc runs before `add` returns.
+  /// A synchronous handler (one that never awaits) on an idle bloc runs before `add` returns.
   @discardableResult
   public func add(_ event: Event) -> EventReceipt {
     let (receipt, inline) = admit(event, inline: .synchronous)

@@ -52,9 +52,8 @@ import Wire
     #expect(try await waitForExit(process) == 0)
   }
 
-  /// Needs the daemon's `monitor` op (PROTOCOL.md), which the server side adds.
-  @Test(.disabled("until the daemon's monitor op is merged"))
-  func monitorShowsEventsOfEveryFeature() async throws {
+  /// `monitor` with the daemon's op (PROTOCOL.md): events of every feature, in order.
+  @Test func monitorShowsEventsOfEveryFeature() async throws {
     let daemon = try await StatedProcess()
     let socket = ["--socket", daemon.socketPath]
     let probe = try WireConnection.connect(path: daemon.socketPath, timeout: .seconds(10))

@@ -19,7 +19,7 @@ public struct Statectl {
   public init(
     console: any Console,
     environment: @escaping (String) -> String? = Statectl.processEnvironment,
-    uid: UInt32 = getuid(),
+    uid: UInt32 = geteuid(),
     willWatch: @escaping () -> Void = {}
   ) {
     self.console = console

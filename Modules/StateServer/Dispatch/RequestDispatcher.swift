@@ -28,14 +28,18 @@ public final class RequestDispatcher: ConnectionDelegate {
   /// While more than this many bytes wait for a monitoring connection, its event pushes are
   /// skipped (and counted in the next one's `missed`).
   public let monitorBacklogBytes: Int
-  /// Where large frames are parsed and run: one thread, so they never crowd the machine.
-  private let largeFrames = DispatchQueue(label: "state-server.large-frames")
+  /// Where large frames are parsed and run.
+  private let largeFrames: DispatchQueue
 
+  /// - Parameter largeFrameQueue: where large frames are parsed and run; by default a serial
+  ///   queue of the dispatcher's own, so they never crowd the machine. (Tests pass a suspended
+  ///   queue to hold a large frame in flight.)
   public init(
     registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
-    largeFrameBytes: Int = 64 << 10, monitorBacklogBytes: Int = 4 << 20,
-    logger: Logger = .silent
+    largeFrameBytes: Int = 64 << 10, largeFrameQueue: DispatchQueue? = nil,
+    monitorBacklogBytes: Int = 4 << 20, logger: Logger = .silent
   ) {
+    largeFrames = largeFrameQueue ?? DispatchQueue(label: "state-server.large-frames")
     self.registry = registry
     self.version = version
     self.maxFrameBytes = maxFrameBytes

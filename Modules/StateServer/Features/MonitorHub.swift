@@ -120,6 +120,7 @@ final class MonitorHub: Sendable {
     JSONSerializer.writeString(event.outcome.name, to: &line)
     if case .failed(let error) = event.outcome {
       line.appendASCII(#","error":{"code":"#)
+      // As in a `send` reply: a change that could not be stored is the daemon's failure.
       let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
       JSONSerializer.writeString(code.rawValue, to: &line)
       line.appendASCII(#","message":"#)
