@@ -15,7 +15,7 @@ struct Options {
   static let minimumFrameBytes = 64
   static let maximumFrameBytes = 1 << 30
 
-  struct UsageError: Error {
+  struct OptionError: Error {
     let message: String
   }
 
@@ -28,15 +28,15 @@ struct Options {
   static func parse(
     _ arguments: [String],
     environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }
-  ) throws(UsageError) -> Options {
+  ) throws(OptionError) -> Options {
     var options = Options()
 
     var index = 0
-    func value(_ name: String, inline: String?) throws(UsageError) -> String {
+    func value(_ name: String, inline: String?) throws(OptionError) -> String {
       if let inline { return inline }
       index += 1
       guard index < arguments.count else {
-        throw UsageError(message: "option '\(name)' needs a value")
+        throw OptionError(message: "option '\(name)' needs a value")
       }
       return arguments[index]
     }
@@ -55,18 +55,18 @@ struct Options {
         options.showVersion = true
       case "--socket":
         let path = try value(name, inline: inline)
-        guard !path.isEmpty else { throw UsageError(message: "--socket needs a non-empty path") }
+        guard !path.isEmpty else { throw OptionError(message: "--socket needs a non-empty path") }
         options.socketPath = path
       case "--state-dir":
         let path = try value(name, inline: inline)
         guard !path.isEmpty else {
-          throw UsageError(message: "--state-dir needs a non-empty path")
+          throw OptionError(message: "--state-dir needs a non-empty path")
         }
         options.stateDirectory = path
       case "--max-frame-bytes":
         let text = try value(name, inline: inline)
         guard let bytes = Int(text), bytes >= minimumFrameBytes, bytes <= maximumFrameBytes else {
-          throw UsageError(
+          throw OptionError(
             message:
               "--max-frame-bytes must be an integer from \(minimumFrameBytes) to \(maximumFrameBytes), got '\(text)'"
           )
@@ -75,21 +75,21 @@ struct Options {
       case "--sync":
         let text = try value(name, inline: inline)
         guard let policy = FileStorage.SyncPolicy(rawValue: text) else {
-          throw UsageError(message: "--sync must be always or deferred; got '\(text)'")
+          throw OptionError(message: "--sync must be always or deferred; got '\(text)'")
         }
         options.sync = policy
       case "--log-level":
         let text = try value(name, inline: inline)
         guard let level = Logger.Level(name: text) else {
-          throw UsageError(
+          throw OptionError(
             message: "--log-level must be one of error, warning, info, debug; got '\(text)'")
         }
         options.logLevel = level
       default:
         if argument.hasPrefix("-") {
-          throw UsageError(message: "unknown option '\(argument)'")
+          throw OptionError(message: "unknown option '\(argument)'")
         }
-        throw UsageError(message: "unexpected argument '\(argument)'; stated takes only options")
+        throw OptionError(message: "unexpected argument '\(argument)'; stated takes only options")
       }
       index += 1
     }
@@ -116,14 +116,14 @@ struct Options {
                              /tmp/stated-<uid>/stated.sock (a 0700 directory that must
                              belong to you). The socket is mode 0600; only your own uid
                              may connect. 'statectl socket' prints the path in use.
-      --state-dir PATH       Where feature state is stored (one JSON file per feature).
+      --state-dir PATH       Where feature state is stored (one journal for all features).
                              Default: $XDG_STATE_HOME/stated, else ~/.local/state/stated.
-      --sync POLICY          When stored state is forced to the disk. always (default):
-                             every write is fsynced (file and directory) before the reply.
-                             deferred: each write still replaces the file atomically
-                             before the reply (it survives the daemon being killed), and
-                             stated fsyncs every second and at shutdown, like Redis'
-                             appendfsync everysec: a machine crash may lose the last second.
+      --sync POLICY          When the state journal is forced to the disk. always (default):
+                             every batch of changes is synced before its replies.
+                             deferred: each change is still written before its reply (it
+                             survives the daemon being killed), and stated syncs within a
+                             second and at shutdown, like Redis' appendfsync everysec: a
+                             machine crash may lose the last second.
       --max-frame-bytes N    Longest request line accepted (default 1048576). A longer line
                              gets a frame_too_large error and the connection is closed.
       --log-level LEVEL      error, warning, info (default) or debug (every event and change).

@@ -46,8 +46,11 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   private let givenName: String?
 
   /// - Parameters:
+  ///   - initialState: the state until the first change (or the stored one, see `persistence`).
   ///   - transformer: used by handlers registered without one of their own.
   ///   - clock: drives debounce and throttle; inject a test clock for virtual time.
+  ///   - history: keeps past states for undo and redo; nil (the default) keeps none.
+  ///   - persistence: saves every change and restores the state at creation.
   ///   - name: for logs and errors; the type's name when nil.
   public init(
     initialState: State, transformer: EventTransformer = .sequential,
@@ -84,11 +87,13 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// Registers the handler of one event kind; call it once per kind, before adding events.
   ///
   /// - Parameters:
+  ///   - kind: the kind of event the handler handles.
   ///   - transformer: how events of this kind overlap; the bloc's default when nil.
   ///   - cancels: kinds whose earlier events an event of this kind cancels when added —
   ///     running (its emits are dropped from then on), queued, or waiting on a debounce or
   ///     throttle timer. A `clear` that discards a search in flight:
   ///     `on(.clear, cancels: [.search]) { _, emit in emit(.empty) }`.
+  ///   - handler: turns each event of this kind into states with its emitter.
   public func on(
     _ kind: Event.Kind, transformer: EventTransformer? = nil, cancels: Set<Event.Kind> = [],
     _ handler: @escaping Handler
@@ -137,7 +142,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     for entry in observers { entry.observer.onEvent(self, event: event) }
   }
 
-  /// Called for every change a handler makes, before ``onChange(_:)``.
+  /// Called for every change a handler makes, before ``BlocBase/onChange(_:)``.
   open func onTransition(_ transition: Transition<Event, State>) {
     for entry in observers { entry.observer.onTransition(self, transition: transition) }
   }

@@ -13,9 +13,10 @@ import Foundation
 public struct FileStorage: BlocStorage {
   /// When written data is forced to the device.
   public enum SyncPolicy: String, Sendable, CaseIterable {
-    /// fsync the file and the directory on every write (the default).
+    /// Every write is synced before it completes (the default).
     case always
-    /// Only when ``FileStorage/sync()`` is called.
+    /// Writes complete once written; ``FileStorage`` syncs when ``FileStorage/sync()`` is
+    /// called, ``JournalStorage`` by itself within a second (and at ``JournalStorage/close()``).
     case deferred
   }
 
@@ -93,6 +94,18 @@ public struct FileStorage: BlocStorage {
   public func remove(_ key: String) throws {
     try Self.validate(key)
     unlink(url(for: key).path)
+  }
+
+  /// Removes every `<key>.json` of the directory except values kept aside as unreadable.
+  public func removeAll() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: directoryPath)
+    for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+      guard !name.contains(".unreadable-") else { continue }
+      guard unlink(directoryPath + "/" + name) == 0 || errno == ENOENT else {
+        throw failure(String(name.dropLast(5)), "unlink \(directoryPath)/\(name)")
+      }
+    }
+    if syncPolicy == .always { syncDirectory() }
   }
 
   public func keepAside(_ key: String) throws -> String {

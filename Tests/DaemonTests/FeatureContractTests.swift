@@ -123,6 +123,21 @@ struct FeatureContractTests {
     #expect(cleared["state"]?["marks"] == [])
   }
 
+  /// Issue 12.1 with 10.3: a toggleMark pipelined right after a search marks from its results.
+  @Test func aMarkPipelinedAfterASearchSeesItsResults() async throws {
+    let daemon = try await DaemonProcess()
+    let client = try daemon.client()
+    let bash = 8_126_059_506_875_743  // the package bash's id, the same on every machine
+    try client.write(
+      Self.send("search", #"{"type":"search","term":"bash"}"#) + "\n"
+        + Self.send("search", #"{"type":"toggleMark","id":\#(bash)}"#) + "\n")
+    let searched = try JSON(parsing: try #require(await client.readLine(timeout: .seconds(20))))
+    let marked = try JSON(parsing: try #require(await client.readLine(timeout: .seconds(20))))
+    #expect(searched["outcome"] == "handled")
+    #expect(marked["outcome"] == "handled", "\(marked)")
+    #expect(marked["state"]?["marks"]?[0]?["name"] == "bash")
+  }
+
   /// Issue 9.8: a search that fails ends `failed`, and the state shows the failed activity.
   @Test func aFailedSearchEndsFailed() async throws {
     var environment = ProcessInfo.processInfo.environment
