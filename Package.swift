@@ -56,6 +56,8 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
     .executableTarget(name: "bloc-bench", dependencies: ["BlocCore"], path: "Scripts/BlocBench"),
     .executableTarget(
+      name: "journal-bench", dependencies: ["BlocCore"], path: "Scripts/JournalBench"),
+    .executableTarget(
       name: "catalog-bench", dependencies: ["AppSearch"], path: "Scripts/CatalogBench"),
 
     // libFuzzer targets (Scripts/fuzz builds them with the fuzzer and address sanitizers). In

@@ -11,7 +11,7 @@ import StateServer
 ///
 /// Settings is a feature like the others; the counter's rules and the search's configuration
 /// are read from it by the adapters below, at the moment each is needed.
-func registerFeatures(in registry: FeatureRegistry, storage: FileStorage, logger: Logger) {
+func registerFeatures(in registry: FeatureRegistry, storage: any BlocStorage, logger: Logger) {
   let settings = SettingsBloc(storage: storage)
   registry.register(
     CounterFeature.self, CounterBloc(rules: CounterRulesFromSettings(settings), storage: storage))

@@ -15,7 +15,7 @@ struct Options {
   static let minimumFrameBytes = 64
   static let maximumFrameBytes = 1 << 30
 
-  struct UsageError: Error {
+  struct OptionError: Error {
     let message: String
   }
 
@@ -28,15 +28,15 @@ struct Options {
   static func parse(
     _ arguments: [String],
     environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }
-  ) throws(UsageError) -> Options {
+  ) throws(OptionError) -> Options {
     var options = Options()
 
     var index = 0
-    func value(_ name: String, inline: String?) throws(UsageError) -> String {
+    func value(_ name: String, inline: String?) throws(OptionError) -> String {
       if let inline { return inline }
       index += 1
       guard index < arguments.count else {
-        throw UsageError(message: "option '\(name)' needs a value")
+        throw OptionError(message: "option '\(name)' needs a value")
       }
       return arguments[index]
     }
@@ -55,18 +55,18 @@ struct Options {
         options.showVersion = true
       case "--socket":
         let path = try value(name, inline: inline)
-        guard !path.isEmpty else { throw UsageError(message: "--socket needs a non-empty path") }
+        guard !path.isEmpty else { throw OptionError(message: "--socket needs a non-empty path") }
         options.socketPath = path
       case "--state-dir":
         let path = try value(name, inline: inline)
         guard !path.isEmpty else {
-          throw UsageError(message: "--state-dir needs a non-empty path")
+          throw OptionError(message: "--state-dir needs a non-empty path")
         }
         options.stateDirectory = path
       case "--max-frame-bytes":
         let text = try value(name, inline: inline)
         guard let bytes = Int(text), bytes >= minimumFrameBytes, bytes <= maximumFrameBytes else {
-          throw UsageError(
+          throw OptionError(
             message:
               "--max-frame-bytes must be an integer from \(minimumFrameBytes) to \(maximumFrameBytes), got '\(text)'"
           )
@@ -75,21 +75,21 @@ struct Options {
       case "--sync":
         let text = try value(name, inline: inline)
         guard let policy = FileStorage.SyncPolicy(rawValue: text) else {
-          throw UsageError(message: "--sync must be always or deferred; got '\(text)'")
+          throw OptionError(message: "--sync must be always or deferred; got '\(text)'")
         }
         options.sync = policy
       case "--log-level":
         let text = try value(name, inline: inline)
         guard let level = Logger.Level(name: text) else {
-          throw UsageError(
+          throw OptionError(
             message: "--log-level must be one of error, warning, info, debug; got '\(text)'")
         }
         options.logLevel = level
       default:
         if argument.hasPrefix("-") {
-          throw UsageError(message: "unknown option '\(argument)'")
+          throw OptionError(message: "unknown option '\(argument)'")
         }
-        throw UsageError(message: "unexpected argument '\(argument)'; stated takes only options")
+        throw OptionError(message: "unexpected argument '\(argument)'; stated takes only options")
       }
       index += 1
     }

@@ -58,7 +58,7 @@ if let path = options.socketPath {
 }
 
 guard
-  let stateDirectory = options.stateDirectory
+  let requestedStateDirectory = options.stateDirectory
     ?? StateDirectory.defaultPath(environment: environment)
 else {
   fail(
@@ -68,14 +68,16 @@ else {
 
 // MARK: Claiming the state directory and the socket, before any state is read or written
 
+let stateDirectory: String
 do {
-  try StateDirectory.prepare(stateDirectory)
+  stateDirectory = try StateDirectory.prepare(requestedStateDirectory)
 } catch let ServerError.unusableDirectory(path, reason) {
   fail(
     ExitCode.cannotCreate,
     "cannot use the state directory \(path): \(reason); pass --state-dir PATH to use another")
 } catch {
-  fail(ExitCode.cannotCreate, "cannot use the state directory \(stateDirectory): \(error)")
+  fail(
+    ExitCode.cannotCreate, "cannot use the state directory \(requestedStateDirectory): \(error)")
 }
 let stateLock: StateDirectoryLock
 do {
@@ -112,10 +114,13 @@ func abandon(_ code: Int32, _ message: String) -> Never {
   fail(code, message)
 }
 
-let storage: FileStorage
+// One journal for every feature: their changes share each write and sync (PROTOCOL.md,
+// "Durability"). It syncs by itself within a second under --sync deferred.
+let storage: JournalStorage
 do {
-  storage = try FileStorage(
-    directory: URL(fileURLWithPath: stateDirectory, isDirectory: true), sync: options.sync)
+  storage = try JournalStorage(
+    directory: URL(fileURLWithPath: stateDirectory, isDirectory: true), sync: options.sync,
+    log: { line in logger.warning("state: \(line)") })
 } catch {
   abandon(ExitCode.cannotCreate, "cannot use the state directory \(stateDirectory): \(error)")
 }
@@ -124,19 +129,6 @@ do {
 
 let registry = FeatureRegistry()
 registerFeatures(in: registry, storage: storage, logger: logger)
-
-// With --sync deferred, written state reaches the device once a second (and at shutdown), on
-// a thread of its own: fsync blocks, and must not hold up the concurrency pool.
-if options.sync == .deferred {
-  let syncThread = Thread {
-    while true {
-      sleep(1)
-      storage.sync()
-    }
-  }
-  syncThread.name = "stated-sync"
-  syncThread.start()
-}
 
 // MARK: Serving
 
@@ -166,7 +158,7 @@ logger.info(
 await server.waitUntilStopped()
 logger.info("connections closed; storing state")
 await registry.closeAll()
-if options.sync == .deferred { storage.sync() }
+storage.close()
 stateLock.release()
 signals.cancel()
 logger.info("stopped")

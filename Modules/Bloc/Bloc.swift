@@ -46,8 +46,11 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   private let givenName: String?
 
   /// - Parameters:
+  ///   - initialState: the state until the first change (or the stored one, see `persistence`).
   ///   - transformer: used by handlers registered without one of their own.
   ///   - clock: drives debounce and throttle; inject a test clock for virtual time.
+  ///   - history: keeps past states for undo and redo; nil (the default) keeps none.
+  ///   - persistence: saves every change and restores the state at creation.
   ///   - name: for logs and errors; the type's name when nil.
   public init(
     initialState: State, transformer: EventTransformer = .sequential,
@@ -137,7 +140,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     for entry in observers { entry.observer.onEvent(self, event: event) }
   }
 
-  /// Called for every change a handler makes, before ``onChange(_:)``.
+  /// Called for every change a handler makes, before ``BlocBase/onChange(_:)``.
   open func onTransition(_ transition: Transition<Event, State>) {
     for entry in observers { entry.observer.onTransition(self, transition: transition) }
   }
@@ -152,8 +155,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// Adds an event. Await the receipt's ``EventReceipt/outcome`` to know when it is done
   /// (including, for a persisted bloc, when its changes are stored); or ignore it.
   ///
-  /// A synchronous handler (see ``on(_:transformer:cancels:_:)-(_,_,_,SyncHandler)``) on an
-  /// idle bloc runs before `add` returns.
+  /// A synchronous handler (one that never awaits) on an idle bloc runs before `add` returns.
   @discardableResult
   public func add(_ event: Event) -> EventReceipt {
     let (receipt, inline) = admit(event, inline: .synchronous)

@@ -21,6 +21,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     var history: History<State>?
     var taps: [TapEntry] = []
     var listeners: [Listener<State>] = []
+    /// The newest stored state, for a persisted bloc: what listeners see (BlocBase+Persistence).
+    var stored: StateUpdate<State>?
   }
 
   let core: Locked<Core>
@@ -34,6 +36,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// Creates the bloc with `initialState`, or with the stored state when `persistence` has one.
   ///
   /// - Parameters:
+  ///   - initialState: the state when nothing is stored.
   ///   - history: keeps past states for ``undo()`` and ``redo()``; nil (the default) keeps none.
   ///   - persistence: saves every change and restores the state at creation.
   public init(
@@ -43,7 +46,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     var issue: PersistenceError?
     var keepPersisting = persistence != nil
     if let persistence {
-      let restored = persistence.restore()
+      let restored = persistence.restore(initial: initialState)
       state = restored.state ?? initialState
       issue = restored.issue
       keepPersisting = restored.keepPersisting
@@ -51,9 +54,10 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     core = Locked(Core(state: state, history: history.map { History(limit: $0) }))
     restoreIssue = issue
     if let persistence, keepPersisting {
-      let box = WeakBox<BlocBase<State>>()
-      persister = Persister(persistence, durable: 0) { error in box.value?.reportError(error) }
-      box.value = self
+      let persister = Persister(persistence, durable: 0)
+      self.persister = persister
+      core.withLock { $0.stored = StateUpdate(sequence: 0, state: state) }
+      connect(persister)
     } else {
       persister = nil
     }
@@ -194,7 +198,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     announce(change)
     onChange(change)
     let update = StateUpdate(sequence: sequence, state: change.next)
-    for listener in applied.listeners { listener.deliver(update) }
+    // A persisted bloc's listeners hear of a state once it is stored (BlocBase+Persistence).
+    if persister == nil { for listener in applied.listeners { listener.deliver(update) } }
     for waiter in woken { waiter.continuation.resume(returning: update) }
     return sequence
   }
@@ -212,7 +217,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     let listeners: [Listener<State>]
   }
 
-  private func takeWaiters(_ core: inout Core, for state: State) -> [Waiter] {
+  func takeWaiters(_ core: inout Core, for state: State) -> [Waiter] {
     guard !core.waiters.isEmpty else { return [] }
     var woken: [Waiter] = []
     core.waiters.removeAll { waiter in

@@ -10,6 +10,41 @@ public protocol BlocStorage: Sendable {
   func remove(_ key: String) throws
   /// Moves the value out of the way without destroying it; returns where it went.
   func keepAside(_ key: String) throws -> String
+
+  /// Whether ``write(_:_:completion:)`` returns at once and completes later (a journal that
+  /// batches writes). When false (the default) a persisted bloc calls the blocking
+  /// ``write(_:_:)`` on a queue of its own.
+  var writesAsynchronously: Bool { get }
+
+  /// Stores `data` under `key` and calls `completion` once it is stored (with nil) or cannot
+  /// be (with the error). Must not block when ``writesAsynchronously`` is true. The default
+  /// calls ``write(_:_:)``.
+  func write(_ key: String, _ data: Data, completion: @escaping @Sendable ((any Error)?) -> Void)
+
+  /// Removes every stored value (values kept aside as unreadable stay). Blocs still running
+  /// store their next change again. The default throws: a storage that cannot list its keys
+  /// removes them one by one with ``remove(_:)``.
+  func removeAll() throws
+}
+
+extension BlocStorage {
+  public var writesAsynchronously: Bool { false }
+
+  public func removeAll() throws {
+    throw PersistenceError.writeFailed(
+      key: "*", reason: "\(Self.self) cannot list its keys; remove each with remove(_:)")
+  }
+
+  public func write(
+    _ key: String, _ data: Data, completion: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    do {
+      try write(key, data)
+      completion(nil)
+    } catch {
+      completion(error)
+    }
+  }
 }
 
 /// Keeps values in memory; for tests.
@@ -25,6 +60,10 @@ public final class InMemoryStorage: BlocStorage {
   public func read(_ key: String) throws -> Data? { values.withLock { $0[key] } }
   public func write(_ key: String, _ data: Data) throws { values.withLock { $0[key] = data } }
   public func remove(_ key: String) throws { _ = values.withLock { $0.removeValue(forKey: key) } }
+
+  public func removeAll() throws {
+    values.withLock { values in values = values.filter { $0.key.contains(".unreadable-") } }
+  }
 
   public func keepAside(_ key: String) throws -> String {
     values.withLock { values in

@@ -19,6 +19,8 @@ public struct Change<State: Sendable>: Sendable {
 }
 
 extension Change: Equatable where State: Equatable {}
+/// Lets tests and observers collect changes in sets: `Set(changes).count`.
+extension Change: Hashable where State: Hashable {}
 
 extension Change: CustomStringConvertible {
   public var description: String { "Change(\(current) → \(next))" }
@@ -38,6 +40,7 @@ public struct Transition<Event: Sendable, State: Sendable>: Sendable {
 }
 
 extension Transition: Equatable where Event: Equatable, State: Equatable {}
+extension Transition: Hashable where Event: Hashable, State: Hashable {}
 
 extension Transition: CustomStringConvertible {
   public var description: String { "Transition(\(current) —\(event)→ \(next))" }

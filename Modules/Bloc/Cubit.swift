@@ -11,7 +11,7 @@
 /// counter.state  // 1
 /// ```
 /// An emit equal to the current state is not a change: no hook runs and no subscriber wakes.
-/// Emitting after ``close()`` throws ``BlocError/emitAfterClose(bloc:)``.
+/// Emitting after ``BlocBase/close()`` throws ``BlocError/emitAfterClose(bloc:)``.
 open class Cubit<State: Sendable & Equatable>: BlocBase<State>,
   @unchecked Sendable  // adds no state to BlocBase's, which is behind its lock
 {

@@ -95,6 +95,18 @@ public struct FileStorage: BlocStorage {
     unlink(url(for: key).path)
   }
 
+  /// Removes every `<key>.json` of the directory except values kept aside as unreadable.
+  public func removeAll() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: directoryPath)
+    for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+      guard !name.contains(".unreadable-") else { continue }
+      guard unlink(directoryPath + "/" + name) == 0 || errno == ENOENT else {
+        throw failure(String(name.dropLast(5)), "unlink \(directoryPath)/\(name)")
+      }
+    }
+    if syncPolicy == .always { syncDirectory() }
+  }
+
   public func keepAside(_ key: String) throws -> String {
     try Self.validate(key)
     var n = 1

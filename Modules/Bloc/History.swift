@@ -1,20 +1,44 @@
-/// How many past states an undoable bloc keeps.
+/// How many past states an undoable bloc keeps, and which of them undo and redo return to.
 ///
 /// ```swift
 /// super.init(initialState: 0, history: .limit(100))
+/// // Undo and redo step over the transient loading states:
+/// Bloc(initialState: Page(), history: .limit(50).replaying { (page: Page) in !page.isLoading })
 /// ```
 public struct HistoryLimit: Sendable, Equatable {
   /// The most undo steps kept; older ones are forgotten first.
   public let count: Int
+  /// Type-erased `shouldReplay`: the bloc's state type is not known here.
+  let replays: (@Sendable (Any) -> Bool)?
+
+  init(count: Int, replays: (@Sendable (Any) -> Bool)? = nil) {
+    self.count = count
+    self.replays = replays
+  }
 
   /// At most `count` undo steps (at least 1).
   public static func limit(_ count: Int) -> HistoryLimit { HistoryLimit(count: max(1, count)) }
   /// Keeps every step: memory grows with every change.
   public static let unlimited = HistoryLimit(count: Int.max)
+
+  /// The same limit, with undo and redo returning only to states `shouldReplay` accepts: the
+  /// others stay in the history but are stepped over (felangel/bloc's `shouldReplay`). When no
+  /// accepted state is left, ``BlocBase/canUndo`` (or `canRedo`) is false. `State` must be the
+  /// bloc's state type; for any other type the filter accepts every state.
+  public func replaying<State>(_ shouldReplay: @escaping @Sendable (State) -> Bool) -> HistoryLimit
+  {
+    HistoryLimit(count: count) { state in (state as? State).map(shouldReplay) ?? true }
+  }
+
+  /// Equal when the counts are equal and both filter or both do not (closures cannot be
+  /// compared).
+  public static func == (lhs: HistoryLimit, rhs: HistoryLimit) -> Bool {
+    lhs.count == rhs.count && (lhs.replays == nil) == (rhs.replays == nil)
+  }
 }
 
 /// The undo and redo stacks. An equal state is never recorded (the bloc only records real
-/// changes), and a new change clears the redo stack.
+/// changes), and a recorded change clears the redo stack.
 struct History<State> {
   let limit: HistoryLimit
   private(set) var past: [State] = []
@@ -22,22 +46,39 @@ struct History<State> {
 
   init(limit: HistoryLimit) { self.limit = limit }
 
+  private func replays(_ state: State) -> Bool { limit.replays?(state) ?? true }
+
+  var canUndo: Bool { past.contains(where: replays) }
+  var canRedo: Bool { future.contains(where: replays) }
+
   mutating func record(_ previous: State) {
     past.append(previous)
     if past.count > limit.count { past.removeFirst(past.count - limit.count) }
     future.removeAll()
   }
 
+  /// Steps back to the latest state that replays; the states stepped over move to redo.
   mutating func undo(from current: State) -> State? {
-    guard let previous = past.popLast() else { return nil }
-    future.append(current)
-    return previous
+    guard canUndo else { return nil }
+    var current = current
+    while let previous = past.popLast() {
+      future.append(current)
+      current = previous
+      if replays(previous) { break }
+    }
+    return current
   }
 
+  /// Steps forward to the next state that replays; the states stepped over move to undo.
   mutating func redo(from current: State) -> State? {
-    guard let next = future.popLast() else { return nil }
-    past.append(current)
-    return next
+    guard canRedo else { return nil }
+    var current = current
+    while let next = future.popLast() {
+      past.append(current)
+      current = next
+      if replays(next) { break }
+    }
+    return current
   }
 
   mutating func clear() {
@@ -51,16 +92,17 @@ extension BlocBase {
   public var keepsHistory: Bool { core.withLock { $0.history != nil } }
 
   /// Whether ``undo()`` would change the state.
-  public var canUndo: Bool { core.withLock { !($0.history?.past.isEmpty ?? true) } }
+  public var canUndo: Bool { core.withLock { $0.history?.canUndo ?? false } }
   /// Whether ``redo()`` would change the state.
-  public var canRedo: Bool { core.withLock { !($0.history?.future.isEmpty ?? true) } }
+  public var canRedo: Bool { core.withLock { $0.history?.canRedo ?? false } }
 
   /// Returns to the previous state. False when there is nothing to undo, the bloc keeps no
   /// history, or it is closed.
   @discardableResult
   public func undo() -> Bool { step { history, current in history.undo(from: current) } }
 
-  /// Reapplies the state last undone. A new change clears what can be redone.
+  /// Reapplies the state last undone. A recorded change clears what can be redone; an event
+  /// that fails or changes nothing does not.
   @discardableResult
   public func redo() -> Bool { step { history, current in history.redo(from: current) } }
 

@@ -28,13 +28,16 @@ final class Listener<State: Sendable>: Sendable {
 extension BlocBase {
   /// Calls `body` with the current state at once, then synchronously with every later change.
   /// Returns a token for ``removeListener(_:)``. Listeners end when the bloc closes.
+  ///
+  /// For a persisted bloc, listeners see only stored states (``storedSnapshot``), from the
+  /// thread that stored them: a state whose write fails is never delivered.
   @discardableResult
   public func listen(_ body: @escaping @Sendable (StateUpdate<State>) -> Void) -> ObserverToken {
     let listener = Listener(body)
     let current = core.withLock { core -> StateUpdate<State>? in
       if core.isClosed { return nil }
       core.listeners.append(listener)
-      return StateUpdate(sequence: core.sequence, state: core.state)
+      return core.stored ?? StateUpdate(sequence: core.sequence, state: core.state)
     }
     if let current { listener.deliver(current) }
     return listener.token

@@ -90,6 +90,9 @@ public struct Persistence<State: Sendable>: Sendable {
   public let storage: any BlocStorage
   public let key: String
   public let unreadable: UnreadablePolicy
+  /// Whether the initial state is stored at creation when nothing is stored yet, so a computed
+  /// initial state (a generated id, a timestamp) survives restarts.
+  public let storesInitialState: Bool
   let encode: @Sendable (State) throws -> Data
   let decode: @Sendable (Data) throws -> State
 
@@ -99,8 +102,24 @@ public struct Persistence<State: Sendable>: Sendable {
     return try decode(data)
   }
 
-  /// Reads the stored state applying ``unreadable`` on failure.
-  func restore() -> (state: State?, issue: PersistenceError?, keepPersisting: Bool) {
+  /// Reads the stored state applying ``unreadable`` on failure; when nothing (readable) is
+  /// stored and ``storesInitialState`` is set, stores `initial`.
+  func restore(initial: State) -> (state: State?, issue: PersistenceError?, keepPersisting: Bool) {
+    let restored = read()
+    guard restored.state == nil, restored.keepPersisting, storesInitialState else {
+      return restored
+    }
+    do {
+      try storage.write(key, encode(initial))
+    } catch {
+      let failure =
+        error as? PersistenceError ?? .writeFailed(key: key, reason: String(describing: error))
+      return (nil, restored.issue ?? failure, true)
+    }
+    return restored
+  }
+
+  private func read() -> (state: State?, issue: PersistenceError?, keepPersisting: Bool) {
     do {
       return (try load(), nil, true)
     } catch {
@@ -121,10 +140,31 @@ public struct Persistence<State: Sendable>: Sendable {
 }
 
 extension Persistence where State: PersistableState {
-  public init(storage: any BlocStorage, key: String, unreadable: UnreadablePolicy = .keepAside) {
+  /// - Parameters:
+  ///   - storage: where the state lives (``FileStorage``, ``JournalStorage``, …).
+  ///   - key: the state's name in `storage`; letters, digits, `.`, `-` and `_`.
+  ///   - unreadable: what to do with a stored value that cannot be read.
+  ///   - storeInitialState: store the initial state at creation when nothing is stored yet, so
+  ///     a computed one survives restarts:
+  ///
+  /// ```swift
+  /// struct Install: PersistableState { var id = UUID().uuidString }
+  /// final class InstallCubit: Cubit<Install> {
+  ///   init(storage: any BlocStorage) {
+  ///     super.init(
+  ///       initialState: Install(),  // a new id only the very first time
+  ///       persistence: Persistence(storage: storage, key: "install", storeInitialState: true))
+  ///   }
+  /// }
+  /// ```
+  public init(
+    storage: any BlocStorage, key: String, unreadable: UnreadablePolicy = .keepAside,
+    storeInitialState: Bool = false
+  ) {
     self.storage = storage
     self.key = key
     self.unreadable = unreadable
+    self.storesInitialState = storeInitialState
     encode = { state in
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]

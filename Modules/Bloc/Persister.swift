@@ -1,45 +1,80 @@
 import Dispatch
 import Foundation
 
-/// Writes a bloc's latest state in the background and tells waiters when a version is on disk.
+/// Writes a bloc's latest state in the background and tells waiters when a version is stored.
 ///
-/// Writes coalesce: while one write runs, newer states replace each other and only the newest
-/// is written next (group commit), so a burst of changes costs few writes and every waiter is
-/// released by the first write that covers its version.
+/// Writes coalesce: while one write is in flight, newer states replace each other and only the
+/// newest is written next (group commit), so a burst of changes costs few writes and every
+/// waiter is released by the first write that covers its version.
+///
+/// A failed write is never retried with the same state: the bloc rolls its state back to the
+/// last stored one (``Hooks/rollBack``), and every version up to the rollback fails, so a change
+/// refused once can never be stored later, and nobody is told of a state that is not stored.
 final class Persister<State: Sendable>: Sendable {
+  /// How the persister talks back to its bloc; called outside the persister's lock.
+  struct Hooks: Sendable {
+    /// `version` (and every older one) is stored as `state`; called before waiters are released.
+    var stored: @Sendable (_ version: UInt64, _ state: State) -> Void
+    /// A write failed: the bloc restores its last stored state and calls ``abandon(through:_:)``
+    /// with its newest version, under its own lock, so no newer change slips in between.
+    /// Returns false when the bloc is gone.
+    var rollBack: @Sendable (PersistenceError) -> Bool
+    var report: @Sendable (PersistenceError) -> Void
+  }
+
   private struct Progress {
     var pending: (version: UInt64, state: State)?
+    var scheduled: UInt64 = 0
     var writing = false
     var durable: UInt64
+    /// Versions at or below this were abandoned by a rollback: never written, never waited on.
+    var abandonedThrough: UInt64 = 0
+    /// The versions each failure took down (durable + 1 … rollback point), newest last.
+    var failures: [(versions: ClosedRange<UInt64>, error: PersistenceError)] = []
     var lastError: PersistenceError?
     var waiters: [Waiter] = []
+
+    func failure(of version: UInt64) -> PersistenceError? {
+      guard version <= abandonedThrough else { return nil }
+      for failure in failures.reversed() where failure.versions.contains(version) {
+        return failure.error
+      }
+      return nil
+    }
   }
 
   private let persistence: Persistence<State>
   private let progress: Locked<Progress>
-  // Blocking file I/O runs here, off the cooperative pool, one write at a time.
-  private let queue: DispatchQueue
-  private let report: @Sendable (PersistenceError) -> Void
+  // Blocking writes of a synchronous storage run here, off the cooperative pool, one at a time.
+  private let queue: DispatchQueue?
+  private let hooks: Locked<Hooks?>
 
-  init(
-    _ persistence: Persistence<State>, durable version: UInt64,
-    report: @escaping @Sendable (PersistenceError) -> Void
-  ) {
+  init(_ persistence: Persistence<State>, durable version: UInt64) {
     self.persistence = persistence
     self.progress = Locked(Progress(durable: version))
-    self.queue = DispatchQueue(label: "bloc.persist.\(persistence.key)")
-    self.report = report
+    self.queue =
+      persistence.storage.writesAsynchronously
+      ? nil : DispatchQueue(label: "bloc.persist.\(persistence.key)")
+    self.hooks = Locked(nil)
   }
+
+  /// Connects the persister to its bloc; done once, right after the bloc exists.
+  func connect(_ hooks: Hooks) { self.hooks.withLock { $0 = hooks } }
 
   func schedule(_ state: State, version: UInt64) {
     let start = progress.withLock { progress -> Bool in
-      if let pending = progress.pending, pending.version > version { return false }
+      // A change racing a rollback that already covers it: it failed with the others.
+      if version <= progress.abandonedThrough { return false }
+      // Two changes can reach here out of order (applied under the bloc's lock, scheduled
+      // after it): an older one must never be written after a newer one.
+      if version <= progress.scheduled { return false }
+      progress.scheduled = version
       progress.pending = (version, state)
       if progress.writing { return false }
       progress.writing = true
       return true
     }
-    if start { queue.async { self.drain() } }
+    if start { startNextWrite() }
   }
 
   /// Waits until `version` (or a later one) is stored; returns the error if that write failed.
@@ -49,10 +84,11 @@ final class Persister<State: Sendable>: Sendable {
     }
   }
 
-  /// Calls `body` once `version` (or a later one) is stored, with the error if that write
-  /// failed: at once if it already is, else from the writer's queue. No task is needed.
+  /// Calls `body` once `version` (or a later one) is stored, with the error if its write
+  /// failed: at once if that is known, else from the writer. No task is needed.
   func whenStored(_ version: UInt64, _ body: @escaping @Sendable (PersistenceError?) -> Void) {
     let ready: PersistenceError?? = progress.withLock { progress in
+      if let failure = progress.failure(of: version) { return .some(failure) }
       if progress.durable >= version { return .some(nil) }
       if !progress.writing, progress.pending == nil { return .some(progress.lastError) }
       progress.waiters.append((version, body))
@@ -61,51 +97,118 @@ final class Persister<State: Sendable>: Sendable {
     if let ready { body(ready) }
   }
 
-  private func drain() {
-    while true {
-      let step = progress.withLock { progress -> DrainStep in
-        guard let pending = progress.pending else {
-          // Nothing newer is coming from this drain: release whoever still waits.
-          progress.writing = false
-          let left = progress.waiters
-          progress.waiters = []
-          return .finished(left, progress.lastError)
+  /// Gives up every version up to `version` after a failed write: the pending state (built on
+  /// the failed one) is dropped and their waiters fail with `error`. Called by the bloc, under
+  /// its lock, while it restores the last stored state.
+  func abandon(through version: UInt64, _ error: PersistenceError) -> [Waiter] {
+    progress.withLock { progress in
+      guard version > progress.abandonedThrough else { return [] }
+      if let pending = progress.pending, pending.version <= version { progress.pending = nil }
+      let first = max(progress.durable, progress.abandonedThrough) + 1
+      if first <= version {
+        // Consecutive failures with nothing stored between them share one range.
+        if let last = progress.failures.last, last.versions.upperBound == progress.abandonedThrough,
+          last.versions.lowerBound > progress.durable
+        {
+          progress.failures[progress.failures.count - 1] = (
+            last.versions.lowerBound...version, error
+          )
+        } else {
+          progress.failures.append((first...version, error))
+          if progress.failures.count > 256 { progress.failures.removeFirst() }
         }
-        progress.pending = nil
-        return .write(pending.version, pending.state)
       }
-      guard case .write(let version, let state) = step else {
-        if case .finished(let left, let error) = step {
-          for waiter in left { waiter.notify(error) }
-        }
-        return
-      }
-      var failure: PersistenceError?
-      do {
-        try persistence.storage.write(persistence.key, persistence.encode(state))
-      } catch let error as PersistenceError {
-        failure = error
-      } catch {
-        failure = .writeFailed(key: persistence.key, reason: String(describing: error))
-      }
-      if let failure { report(failure) }
-      let ready = progress.withLock { progress in
-        progress.lastError = failure
-        if failure == nil { progress.durable = max(progress.durable, version) }
-        let covered = failure == nil ? version : UInt64.max
-        let ready = progress.waiters.filter { $0.version <= covered }
-        progress.waiters.removeAll { $0.version <= covered }
-        return ready
-      }
-      for waiter in ready { waiter.notify(failure) }
+      progress.abandonedThrough = version
+      let failed = progress.waiters.filter { $0.version <= version }
+      progress.waiters.removeAll { $0.version <= version }
+      return failed
     }
   }
 
-  private enum DrainStep {
-    case write(UInt64, State)
-    case finished([Waiter], PersistenceError?)
+  /// Removes the stored value (``BlocBase/clearStoredState()``).
+  func removeStored() throws {
+    do {
+      try persistence.storage.remove(persistence.key)
+    } catch {
+      throw Self.failure(persistence.key, error)
+    }
   }
-  private typealias Waiter = (
-    version: UInt64, notify: @Sendable (PersistenceError?) -> Void
-  )
+
+  private func startNextWrite() {
+    let next = progress.withLock { progress -> (version: UInt64, state: State)? in
+      guard let pending = progress.pending else {
+        progress.writing = false
+        return nil
+      }
+      progress.pending = nil
+      return pending
+    }
+    guard let (version, state) = next else {
+      releaseLeftoverWaiters()
+      return
+    }
+    let data: Data
+    do {
+      data = try persistence.encode(state)
+    } catch {
+      finish(version, state, .writeFailed(key: persistence.key, reason: "\(error)"))
+      return
+    }
+    let key = persistence.key
+    let storage = persistence.storage
+    if let queue {
+      queue.async {
+        var failure: PersistenceError?
+        do { try storage.write(key, data) } catch { failure = Self.failure(key, error) }
+        self.finish(version, state, failure)
+      }
+    } else {
+      storage.write(key, data) { error in
+        self.finish(version, state, error.map { Self.failure(key, $0) })
+      }
+    }
+  }
+
+  private func finish(_ version: UInt64, _ state: State, _ failure: PersistenceError?) {
+    let hooks = self.hooks.withLock { $0 }
+    if let failure {
+      progress.withLock { $0.lastError = failure }
+      hooks?.report(failure)
+      // The bloc abandons every version it has (this one included) and releases their waiters.
+      if hooks?.rollBack(failure) != true {
+        for waiter in abandon(through: version, failure) { waiter.notify(failure) }
+      }
+    } else {
+      // Shown as stored before anyone can learn it is: a waiter released (here, or by a
+      // `whenStored` racing this) must find the stored state already showing it.
+      hooks?.stored(version, state)
+      let ready = progress.withLock { progress in
+        progress.lastError = nil
+        progress.durable = max(progress.durable, version)
+        let ready = progress.waiters.filter { $0.version <= version }
+        progress.waiters.removeAll { $0.version <= version }
+        return ready
+      }
+      for waiter in ready { waiter.notify(nil) }
+    }
+    startNextWrite()
+  }
+
+  /// Nothing newer is coming: whoever still waits (for a version never scheduled) learns the
+  /// last write's result.
+  private func releaseLeftoverWaiters() {
+    let (left, error) = progress.withLock { progress -> ([Waiter], PersistenceError?) in
+      guard !progress.writing, progress.pending == nil else { return ([], nil) }
+      let left = progress.waiters
+      progress.waiters = []
+      return (left, progress.lastError)
+    }
+    for waiter in left { waiter.notify(error) }
+  }
+
+  private static func failure(_ key: String, _ error: any Error) -> PersistenceError {
+    error as? PersistenceError ?? .writeFailed(key: key, reason: String(describing: error))
+  }
+
+  typealias Waiter = (version: UInt64, notify: @Sendable (PersistenceError?) -> Void)
 }

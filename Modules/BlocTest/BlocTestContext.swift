@@ -6,7 +6,7 @@ public struct BlocTestContext<B: BlocBase<State>, State: Sendable & Equatable>: 
   public let bloc: B
   public let clock: TestClock
 
-  /// Waits until all work started so far is finished (see ``Bloc/settled()``).
+  /// Waits until all work started so far is finished (see `BlocBase.settled()`).
   public func settle() async { await bloc.settled() }
 
   /// The nearest deadline known to the clock or to the bloc (whose timer may not have reached

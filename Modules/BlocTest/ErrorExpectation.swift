@@ -40,7 +40,7 @@ public struct ErrorExpectation: Sendable, CustomStringConvertible {
   public static let any = ErrorExpectation("any error") { _ in true }
 }
 
-/// Lets expectations look through ``HandlerFailure`` to the error a handler threw.
+/// Lets expectations look through `HandlerFailure` to the error a handler threw.
 public protocol CausedByEvent {
   var cause: any Error { get }
 }

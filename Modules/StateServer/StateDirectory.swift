@@ -5,7 +5,7 @@ import Glibc
 ///
 /// ```swift
 /// let path = StateDirectory.defaultPath(environment: environment) ?? "/tmp/state"
-/// try StateDirectory.prepare(path)  // ServerError.unusableDirectory: one line for the user
+/// let directory = try StateDirectory.prepare(path)  // absolute; else one line for the user
 /// let lock = try StateDirectoryLock.acquire(directory: path, socketPath: socketPath)
 /// ```
 public enum StateDirectory {
@@ -37,12 +37,12 @@ public enum StateDirectory {
   }
 
   /// Creates `path` and its missing parents (mode 0700) and checks that it is a directory
-  /// this process can write. Throws ``ServerError/unusableDirectory(path:reason:)`` with a
+  /// this process can write; returns it as an absolute path (a relative one is taken from the
+  /// current directory). Throws ``ServerError/unusableDirectory(path:reason:)`` with a
   /// one-line reason otherwise.
-  public static func prepare(_ path: String) throws {
-    guard path.hasPrefix("/") else {
-      throw ServerError.unusableDirectory(path: path, reason: "it is not an absolute path")
-    }
+  @discardableResult
+  public static func prepare(_ given: String) throws -> String {
+    let path = try absolute(given)
     var prefix = ""
     for component in path.split(separator: "/") {
       prefix += "/" + component
@@ -67,6 +67,19 @@ public enum StateDirectory {
       let reason = errno == EROFS ? "it is on a read-only file system" : "it is not writable"
       throw ServerError.unusableDirectory(path: path, reason: reason + " by uid \(geteuid())")
     }
+    return path
+  }
+
+  private static func absolute(_ path: String) throws -> String {
+    if path.hasPrefix("/") { return path }
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else {
+      throw ServerError.unusableDirectory(
+        path: path, reason: "it is relative, and the current directory is unknown")
+    }
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    let current = String(decoding: bytes, as: UTF8.self)
+    return (current.hasSuffix("/") ? current : current + "/") + path
   }
 
   private static func parentOf(_ path: String) -> String {

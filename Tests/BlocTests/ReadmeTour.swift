@@ -65,6 +65,8 @@ func makeQueryBloc(clock: any Clock<Duration> = ContinuousClock()) -> Bloc<Query
 }
 // end
 
+enum TourError: Error { case offline }
+
 @Suite struct TourUsage {
   @Test func tour() async throws {
     // tour: use
@@ -86,6 +88,22 @@ func makeQueryBloc(clock: any Clock<Duration> = ContinuousClock()) -> Bloc<Query
     await bloc.close()
     // end
     #expect(cubit.state == 1 && counter.state == 1 && bloc.state == 1)
+  }
+
+  @Test func history() {
+    // tour: history
+    // Undo and redo return only to even counts, stepping over the others.
+    let stepper = Bloc<TourEvent, Int>(
+      initialState: 0, history: .limit(50).replaying { (count: Int) in count.isMultiple(of: 2) }
+    ) { bloc in
+      bloc.on(.increment) { _, emit in emit.update { $0 += 1 } }
+    }
+    for _ in 0..<3 { stepper.add(.increment) }  // 1, 2, 3
+    stepper.undo()  // 2
+    stepper.undo()  // 0: 1 is stepped over
+    stepper.addError(TourError.offline)  // to onError and observers, like the bloc's own errors
+    // end
+    #expect(stepper.state == 0 && stepper.canRedo)
   }
 
   // tour: test

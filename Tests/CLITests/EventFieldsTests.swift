@@ -53,7 +53,7 @@ import Wire
   }
 
   @Test func duplicatesAreRefused() {
-    #expect(throws: UsageError("field 'a' is given twice", command: .send)) {
+    #expect(throws: CommandLineError("field 'a' is given twice", command: .send)) {
       try EventFields.parse(["a=1", "a:=2"])
     }
   }

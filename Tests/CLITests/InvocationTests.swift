@@ -7,7 +7,7 @@ import Wire
     try Invocation(parsing: arguments)
   }
 
-  func usageError(_ arguments: String...) -> UsageError? {
+  func usageError(_ arguments: String...) -> CommandLineError? {
     do {
       _ = try Invocation(parsing: arguments)
       return nil

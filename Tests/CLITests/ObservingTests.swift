@@ -121,7 +121,7 @@ import Wire
     #expect(result.status == .success)
     #expect(
       result.standardOutput == """
-        [5] counter increment: handled; count: 4 → count: 5
+        [5] counter increment: handled; count: 4 → 5
         [5] counter set (value: 99): failed (out_of_range: above 10); unchanged: count: 5
 
         """)

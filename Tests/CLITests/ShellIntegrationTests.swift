@@ -99,7 +99,11 @@ import Wire
     let made = try await runTool(
       packageRoot + "/Scripts/manpages", [directory.path, Binaries.directory])
     #expect(made.status == 0, "\(made.standardError)")
-    for (page, heading) in [("man1/statectl.1", "STATECTL(1)"), ("man8/stated.8", "STATED(8)")] {
+    let pages = [
+      ("man1/statectl.1", "STATECTL(1)"), ("man8/stated.8", "STATED(8)"),
+      ("man7/stated-protocol.7", "STATED-PROTOCOL(7)"),
+    ]
+    for (page, heading) in pages {
       let path = directory.path + "/" + page
       let groff = try await runTool("/usr/bin/env", ["groff", "-man", "-Tutf8", "-ww", "-z", path])
       #expect(groff.status == 0 && groff.standardError == "", "\(page): \(groff.standardError)")

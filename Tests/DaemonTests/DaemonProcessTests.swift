@@ -67,8 +67,8 @@ struct DaemonProcessTests {
     let client = try first.client()
     _ = try await client.call(
       #"{"op":"send","feature":"counter","event":{"type":"set","value":5}}"#)
-    let stored = first.stateDirectory + "/counter.json"
-    let before = try String(contentsOfFile: stored, encoding: .utf8)
+    let stored = URL(fileURLWithPath: first.stateDirectory + "/journal.00000001.log")
+    let before = try Data(contentsOf: stored)
     let otherSocket = first.directory.path + "/other.sock"
     // Another socket, the same state directory: both would write it, the last one winning.
     let second = try await DaemonProcess(
@@ -85,7 +85,7 @@ struct DaemonProcessTests {
     #expect(refusal.split(separator: "\n").count == 1, "\(refusal)")
     #expect(!refusal.contains("restored"), "it read the state: \(refusal)")
     #expect(!fileExists(otherSocket))
-    #expect(try String(contentsOfFile: stored, encoding: .utf8) == before)
+    #expect(try Data(contentsOf: stored) == before)
     // The first one still owns it: its next change is stored, and nothing else changed it.
     _ = try await client.call(#"{"op":"send","feature":"counter","event":{"type":"increment"}}"#)
     first.signal(SIGTERM)
@@ -140,6 +140,18 @@ struct DaemonProcessTests {
           + "pass --state-dir PATH to use another\n")
       #expect(!fileExists(directory.socketPath))
     }
+  }
+
+  @Test func aRelativeStateDirectoryIsTakenFromTheCurrentDirectory() async throws {
+    let directory = TemporaryDirectory()
+    let daemon = try await DaemonProcess(
+      directory: directory, arguments: ["--socket", directory.socketPath, "--state-dir", "rel"],
+      defaultPaths: true, currentDirectory: directory.path)
+    _ = try await daemon.client().call(
+      #"{"op":"send","feature":"counter","event":{"type":"increment"}}"#)
+    let stored = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/rel")
+    #expect(stored.contains { $0.hasPrefix("journal.") }, "\(stored)")
+    #expect(daemon.log.contains("state in \(directory.path)/rel;"), "\(daemon.log)")
   }
 
   @Test func aStaleSocketFileIsReplaced() async throws {

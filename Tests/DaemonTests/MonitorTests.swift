@@ -123,4 +123,34 @@ struct MonitorTests {
     #expect(
       try await watcher.call(#"{"op":"unwatch","feature":"settings"}"#)["was_watching"] == true)
   }
+
+  @Test func aMonitorThatDoesNotReadMissesEventsAndIsToldHowMany() async throws {
+    // In process, with a 16 KiB backlog for monitors: about a hundred pushes.
+    try await withDispatcher(monitorBacklogBytes: 16 << 10) { path, _, _ in
+      let monitor = try TestClient(path: path)
+      let sender = try TestClient(path: path)
+      #expect(try await monitor.call(#"{"op":"monitor","features":["tally"]}"#)["ok"] == true)
+      let add = #"{"op":"send","feature":"tally","event":{"type":"add"}}"#
+      // Well past what the socket buffers and the backlog hold, while the monitor reads nothing.
+      let total = 10_000
+      try sender.write(String(repeating: add + "\n", count: total))
+      _ = try await sender.readLines(total, timeout: .seconds(120))
+      // The ping's reply comes after every push queued so far; the next event's push then
+      // fits, and says how many were skipped.
+      try monitor.write(#"{"id":"p","op":"ping"}"# + "\n")
+      var pushed = 0
+      var missed = 0
+      while case let push = try await monitor.next(timeout: .seconds(60)), push["id"] != "p" {
+        pushed += 1
+        missed += push.int("missed") ?? 0
+      }
+      _ = try await sender.call(add)
+      let last = try await monitor.next()
+      #expect(last["after"]?["count"] == JSON(total + 1))
+      #expect(last["missed"] != nil, "the last events before the ping were skipped")
+      missed += last.int("missed") ?? 0
+      #expect(missed > 0, "the daemon buffered every push")
+      #expect(pushed + missed + 1 == total + 1, "pushed \(pushed), missed \(missed)")
+    }
+  }
 }

@@ -12,12 +12,14 @@ import Wire
 /// The name ends at the first `=` (a `:` just before it makes the value raw JSON),
 /// so a text value may itself contain `=`: `expr=a=b` sends `"a=b"`.
 public enum EventFields {
-  public static func parse(_ arguments: some Sequence<String>) throws(UsageError) -> JSONObject {
+  public static func parse(
+    _ arguments: some Sequence<String>
+  ) throws(CommandLineError) -> JSONObject {
     var fields = JSONObject()
     for argument in arguments {
       let (name, value) = try field(argument)
       if fields[name] != nil {
-        throw UsageError("field '\(name)' is given twice", command: .send)
+        throw CommandLineError("field '\(name)' is given twice", command: .send)
       }
       fields[name] = value
     }
@@ -25,9 +27,11 @@ public enum EventFields {
   }
 
   /// One `name=text` or `name:=json` argument.
-  public static func field(_ argument: String) throws(UsageError) -> (name: String, value: JSON) {
+  public static func field(
+    _ argument: String
+  ) throws(CommandLineError) -> (name: String, value: JSON) {
     guard let equals = argument.firstIndex(of: "=") else {
-      throw UsageError(
+      throw CommandLineError(
         "expected field=text or field:=json, got '\(argument)'", command: .send)
     }
     var name = argument[..<equals]
@@ -35,10 +39,10 @@ public enum EventFields {
     let raw = name.last == ":"
     if raw { name = name.dropLast() }
     guard !name.isEmpty else {
-      throw UsageError("missing field name in '\(argument)'", command: .send)
+      throw CommandLineError("missing field name in '\(argument)'", command: .send)
     }
     guard name != "type" else {
-      throw UsageError(
+      throw CommandLineError(
         "'type' is the event's name (the EVENT argument), not a field: '\(argument)'",
         command: .send)
     }
@@ -49,7 +53,7 @@ public enum EventFields {
       let hint =
         value.isEmpty || value.first!.isLetter && !["true", "false", "null"].contains(value)
         ? " (for text use \(name)=\(value))" : ""
-      throw UsageError(
+      throw CommandLineError(
         "invalid JSON in '\(argument)': \(error.message)\(hint)", command: .send)
     }
   }

@@ -70,7 +70,7 @@ public enum Command: Equatable, Sendable {
 }
 
 /// A command line that cannot be run: the message, and the command whose help to point to.
-public struct UsageError: Error, Equatable, Sendable {
+public struct CommandLineError: Error, Equatable, Sendable {
   public var message: String
   public var command: CommandName?
 
@@ -99,7 +99,7 @@ public struct Invocation: Equatable, Sendable {
   }
 
   /// Parses the arguments after the program name.
-  public init(parsing arguments: [String]) throws(UsageError) {
+  public init(parsing arguments: [String]) throws(CommandLineError) {
     // The words of a command line being completed are taken as they are: they may hold a
     // partial option.
     if arguments.first == Self.completeCommand {
@@ -139,16 +139,17 @@ public struct Invocation: Equatable, Sendable {
         name = String(argument[..<equals])
         attached = String(argument[argument.index(after: equals)...])
       }
-      func value(_ what: String) throws(UsageError) -> String {
+      func value(_ what: String) throws(CommandLineError) -> String {
         if let attached { return attached }
         guard let next = remaining.popFirst() else {
-          throw UsageError("option \(name) needs a value (\(what))", command: currentCommand())
+          throw CommandLineError(
+            "option \(name) needs a value (\(what))", command: currentCommand())
         }
         return next
       }
-      func flag() throws(UsageError) {
+      func flag() throws(CommandLineError) {
         if attached != nil {
-          throw UsageError("option \(name) takes no value", command: currentCommand())
+          throw CommandLineError("option \(name) takes no value", command: currentCommand())
         }
       }
       switch name {
@@ -167,13 +168,13 @@ public struct Invocation: Equatable, Sendable {
       case "--socket", "-s":
         let path = try value("a socket path")
         guard !path.isEmpty else {
-          throw UsageError("option \(name) needs a non-empty path", command: currentCommand())
+          throw CommandLineError("option \(name) needs a non-empty path", command: currentCommand())
         }
         options.socket = path
       case "--timeout":
         let text = try value("seconds")
         guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
-          throw UsageError(
+          throw CommandLineError(
             "option --timeout needs a number of seconds (0 waits forever), got '\(text)'",
             command: currentCommand())
         }
@@ -181,7 +182,7 @@ public struct Invocation: Equatable, Sendable {
       case "--count", "-n":
         let text = try value("a number")
         guard let number = Int(text), number > 0 else {
-          throw UsageError(
+          throw CommandLineError(
             "option \(name) needs a positive whole number, got '\(text)'",
             command: currentCommand() ?? .watch)
         }
@@ -189,13 +190,13 @@ public struct Invocation: Equatable, Sendable {
       case "--select":
         let path = try value("a member path such as count or results")
         guard Self.isMemberPath(path) else {
-          throw UsageError(
+          throw CommandLineError(
             "option --select needs member names separated by '.', such as count or a.b; got '\(path)'",
             command: .watch)
         }
         select = path
       default:
-        throw UsageError("unknown option '\(argument)'", command: currentCommand())
+        throw CommandLineError("unknown option '\(argument)'", command: currentCommand())
       }
     }
 
@@ -208,20 +209,20 @@ public struct Invocation: Equatable, Sendable {
         self.init(options: options, command: .help(nil))
         return
       }
-      throw UsageError("missing command")
+      throw CommandLineError("missing command")
     }
     guard let name = CommandName(rawValue: first) else {
       var message = "unknown command '\(first)'"
       if let guess = Self.suggestion(for: first) {
         message += " (did you mean '\(guess.rawValue)'?)"
       }
-      throw UsageError(message)
+      throw CommandLineError(message)
     }
     if count != nil && name != .watch && name != .monitor && !wantsHelp {
-      throw UsageError("option --count is only for 'watch' and 'monitor'", command: name)
+      throw CommandLineError("option --count is only for 'watch' and 'monitor'", command: name)
     }
     if select != nil && name != .watch && !wantsHelp {
-      throw UsageError("option --select is only for 'watch'", command: name)
+      throw CommandLineError("option --select is only for 'watch'", command: name)
     }
     if wantsHelp {
       self.init(options: options, command: .help(name == .help ? nil : name))
@@ -243,49 +244,57 @@ public struct Invocation: Equatable, Sendable {
 
   private static func command(
     _ name: CommandName, _ arguments: [String], count: Int?, select: String?
-  ) throws(UsageError) -> Command {
-    func feature() throws(UsageError) -> String {
+  ) throws(CommandLineError) -> Command {
+    func feature() throws(CommandLineError) -> String {
       guard let feature = arguments.first else {
-        throw UsageError("missing FEATURE (list them with 'statectl features')", command: name)
+        throw CommandLineError(
+          "missing FEATURE (list them with 'statectl features')", command: name)
       }
-      guard !feature.isEmpty else { throw UsageError("FEATURE must not be empty", command: name) }
+      guard !feature.isEmpty else {
+        throw CommandLineError("FEATURE must not be empty", command: name)
+      }
       guard arguments.count == 1 else {
-        throw UsageError("unexpected argument '\(arguments[1])'", command: name)
+        throw CommandLineError("unexpected argument '\(arguments[1])'", command: name)
       }
       return feature
     }
-    func features() throws(UsageError) -> [String] {
+    func features() throws(CommandLineError) -> [String] {
       guard !arguments.isEmpty else {
-        throw UsageError("missing FEATURE (list them with 'statectl features')", command: name)
+        throw CommandLineError(
+          "missing FEATURE (list them with 'statectl features')", command: name)
       }
-      if arguments.contains("") { throw UsageError("FEATURE must not be empty", command: name) }
+      if arguments.contains("") {
+        throw CommandLineError("FEATURE must not be empty", command: name)
+      }
       var seen = Set<String>()
       for feature in arguments where !seen.insert(feature).inserted {
-        throw UsageError("feature '\(feature)' is given twice", command: name)
+        throw CommandLineError("feature '\(feature)' is given twice", command: name)
       }
       return arguments
     }
-    func none() throws(UsageError) {
+    func none() throws(CommandLineError) {
       if let extra = arguments.first {
-        throw UsageError("unexpected argument '\(extra)'", command: name)
+        throw CommandLineError("unexpected argument '\(extra)'", command: name)
       }
     }
     switch name {
     case .send:
       guard arguments.count >= 2 else {
         let missing = arguments.isEmpty ? "FEATURE and EVENT" : "EVENT"
-        throw UsageError(
+        throw CommandLineError(
           "missing \(missing) (list events with 'statectl describe FEATURE')", command: .send)
       }
       guard !arguments[0].isEmpty, !arguments[1].isEmpty else {
-        throw UsageError("FEATURE and EVENT must not be empty", command: .send)
+        throw CommandLineError("FEATURE and EVENT must not be empty", command: .send)
       }
       let fields = try EventFields.parse(arguments.dropFirst(2))
       return .send(feature: arguments[0], event: arguments[1], fields: fields)
     case .get: return .get(features: try features())
     case .watch: return .watch(features: try features(), count: count, select: select)
     case .monitor:
-      if arguments.contains("") { throw UsageError("FEATURE must not be empty", command: name) }
+      if arguments.contains("") {
+        throw CommandLineError("FEATURE must not be empty", command: name)
+      }
       return .monitor(features: arguments, count: count)
     case .describe: return .describe(feature: try feature())
     case .undo: return .undo(feature: try feature())
@@ -302,22 +311,23 @@ public struct Invocation: Equatable, Sendable {
     case .completions:
       let shells = Shell.allCases.map(\.rawValue).joined(separator: ", ")
       guard let word = arguments.first else {
-        throw UsageError("missing SHELL (one of \(shells))", command: .completions)
+        throw CommandLineError("missing SHELL (one of \(shells))", command: .completions)
       }
       guard let shell = Shell(rawValue: word) else {
-        throw UsageError("no completions for '\(word)'; shells: \(shells)", command: .completions)
+        throw CommandLineError(
+          "no completions for '\(word)'; shells: \(shells)", command: .completions)
       }
       guard arguments.count == 1 else {
-        throw UsageError("unexpected argument '\(arguments[1])'", command: .completions)
+        throw CommandLineError("unexpected argument '\(arguments[1])'", command: .completions)
       }
       return .completions(shell)
     case .help:
       guard let topic = arguments.first else { return .help(nil) }
       guard arguments.count == 1 else {
-        throw UsageError("unexpected argument '\(arguments[1])'", command: .help)
+        throw CommandLineError("unexpected argument '\(arguments[1])'", command: .help)
       }
       guard let command = CommandName(rawValue: topic) else {
-        throw UsageError("no help for '\(topic)': not a command", command: .help)
+        throw CommandLineError("no help for '\(topic)': not a command", command: .help)
       }
       return .help(command == .help ? nil : command)
     }

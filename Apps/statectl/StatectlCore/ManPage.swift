@@ -39,7 +39,8 @@ public enum ManPage {
     ]
     page += paragraph(sections[0].lines)
     page += [
-      ".PP", "The commands and options are listed below; the protocol is described in PROTOCOL.md.",
+      ".PP",
+      "The commands and options are listed below; the protocol is described in stated-protocol(7).",
     ]
     page += [".SH COMMANDS"] + preformatted(section("Commands"))
     for name in CommandName.allCases {
@@ -61,6 +62,7 @@ public enum ManPage {
       #".IR /tmp/stated\-<uid>/stated.sock ."#,
       ".SH SEE ALSO",
       #".BR stated (8),"#,
+      #".BR stated\-protocol (7),"#,
       #".BR socat (1),"#,
       #".BR jq (1)"#,
     ]

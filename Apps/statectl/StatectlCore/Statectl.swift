@@ -19,7 +19,7 @@ public struct Statectl {
   public init(
     console: any Console,
     environment: @escaping (String) -> String? = Statectl.processEnvironment,
-    uid: UInt32 = getuid(),
+    uid: UInt32 = geteuid(),
     willWatch: @escaping () -> Void = {}
   ) {
     self.console = console
@@ -57,7 +57,7 @@ public struct Statectl {
   public func run(_ invocation: Invocation) -> ExitStatus {
     let options = invocation.options
     let socket = SocketPath.resolve(option: options.socket, environment: environment, uid: uid)
-    var session = Session(
+    var session = Conversation(
       console: console, socket: socket, timeout: options.timeout,
       json: options.output == .json || (options.output == .automatic && !console.isTerminal),
       jsonErrors: options.output == .json)
@@ -102,7 +102,7 @@ struct Failure: Error {
 }
 
 /// One conversation with the daemon.
-struct Session {
+struct Conversation {
   let console: any Console
   let socket: SocketPath
   let timeout: Duration?

@@ -4,7 +4,7 @@ import Wire
 /// pushes until stopped (`watch`, `monitor`). They read lines themselves, as JSON objects, so
 /// that push kinds and members this version does not know pass through (clients must ignore
 /// what they do not know).
-extension Session {
+extension Conversation {
   /// `get A B …`: one request per feature on one connection, a state per feature.
   /// A refused feature is reported on stderr; the others are still printed (exit status 1).
   mutating func get(features: [String]) -> ExitStatus {

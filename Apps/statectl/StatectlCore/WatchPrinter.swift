@@ -97,7 +97,7 @@ enum MonitorFormat {
   static let pushKind = "event"
 
   /// JSON: the push without its `"push"` member. Text:
-  /// `[5] counter increment: handled; count: 4 → count: 5`.
+  /// `[5] counter increment: handled; count: 4 → 5`.
   static func line(_ push: JSONObject, json: Bool) -> String {
     if json {
       var line = push
@@ -110,7 +110,10 @@ enum MonitorFormat {
     event["type"] = nil
     let arguments = event.isEmpty ? "" : " (" + HumanFormat.inline(.object(event)) + ")"
     let outcome = push["outcome"].map(HumanFormat.scalarOrCompact) ?? "?"
-    var text = (push["seq"]?.intValue.map { "[\($0)] " } ?? "") + "\(feature) \(type)\(arguments): "
+    // A reader too slow for the daemon's buffer is told how many events it did not get.
+    let missed = push["missed"]?.intValue.map { "(\($0) events missed) " } ?? ""
+    var text =
+      missed + (push["seq"]?.intValue.map { "[\($0)] " } ?? "") + "\(feature) \(type)\(arguments): "
     text += outcome
     if let error = push["error"] {
       let code = error["code"]?.stringValue ?? "error"
@@ -120,11 +123,25 @@ enum MonitorFormat {
     let after = push["after"]
     if let after {
       if let before, before != after {
-        text += "; \(HumanFormat.inline(before)) → \(HumanFormat.inline(after))"
+        text += "; " + change(from: before, to: after)
       } else {
         text += "; unchanged: \(HumanFormat.inline(after))"
       }
     }
     return text
+  }
+
+  /// `count: 4 → 5`: for objects only the members that changed, else the whole values.
+  static func change(from before: JSON, to after: JSON) -> String {
+    guard case .object(let old) = before, case .object(let new) = after else {
+      return "\(HumanFormat.inline(before)) → \(HumanFormat.inline(after))"
+    }
+    var keys = new.keys.filter { old[$0] != new[$0] }
+    keys += old.keys.filter { new[$0] == nil }
+    return keys.map { key in
+      let from = old[key].map(HumanFormat.scalarOrCompact) ?? "(none)"
+      let to = new[key].map(HumanFormat.scalarOrCompact) ?? "(none)"
+      return "\(key): \(from) → \(to)"
+    }.joined(separator: ", ")
   }
 }

@@ -25,17 +25,26 @@ public final class RequestDispatcher: ConnectionDelegate {
   public let maxFrameBytes: Int
   /// Frames of at least this many bytes are parsed and run off the loop thread.
   public let largeFrameBytes: Int
-  /// Where large frames are parsed and run: one thread, so they never crowd the machine.
-  private let largeFrames = DispatchQueue(label: "state-server.large-frames")
+  /// While more than this many bytes wait for a monitoring connection, its event pushes are
+  /// skipped (and counted in the next one's `missed`).
+  public let monitorBacklogBytes: Int
+  /// Where large frames are parsed and run.
+  private let largeFrames: DispatchQueue
 
+  /// - Parameter largeFrameQueue: where large frames are parsed and run; by default a serial
+  ///   queue of the dispatcher's own, so they never crowd the machine. (Tests pass a suspended
+  ///   queue to hold a large frame in flight.)
   public init(
     registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
-    largeFrameBytes: Int = 64 << 10, logger: Logger = .silent
+    largeFrameBytes: Int = 64 << 10, largeFrameQueue: DispatchQueue? = nil,
+    monitorBacklogBytes: Int = 4 << 20, logger: Logger = .silent
   ) {
+    largeFrames = largeFrameQueue ?? DispatchQueue(label: "state-server.large-frames")
     self.registry = registry
     self.version = version
     self.maxFrameBytes = maxFrameBytes
     self.largeFrameBytes = largeFrameBytes
+    self.monitorBacklogBytes = monitorBacklogBytes
     self.logger = logger
   }
 
@@ -215,7 +224,8 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
     // The state right after the step, read now: by the time the change is stored, later
     // requests may have moved the state on.
-    let after = Result { try feature.snapshot() }
+    // Not stored yet: the reply carrying it waits until it is.
+    let after = Result { try feature.unstoredSnapshot() }
     session.respond(
       known: nil,
       whenResolved: { resolve in
@@ -234,7 +244,7 @@ public final class RequestDispatcher: ConnectionDelegate {
       return ReplyWriter.failure(
         id: id,
         WireError(
-          .internalError,
+          .storageFailed,
           "the \(op) of '\(feature.name)' could not be stored: \(error); "
             + "check the state directory and retry"))
     }
@@ -396,7 +406,9 @@ public final class RequestDispatcher: ConnectionDelegate {
     reply.json("monitoring", .array(names.map(JSON.string)))
     // Queued before monitoring starts, so no push can come first.
     session.connection.send(reply.finish())
-    for feature in features { feature.monitors.add(session.connection) }
+    for feature in features {
+      feature.monitors.add(session.connection, backlogBytes: monitorBacklogBytes)
+    }
     return []
   }
 
@@ -420,7 +432,9 @@ public final class RequestDispatcher: ConnectionDelegate {
     var reply: ReplyWriter
     if case .failed(let error) = outcome {
       reply = ReplyWriter(id: id, ok: false, capacity: snapshot.json.count + 128)
-      reply.error(WireError(.eventFailed, String(describing: error)))
+      // A change that could not be stored is the daemon's failure, not the event's.
+      let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
+      reply.error(WireError(code, String(describing: error)))
     } else {
       reply = ReplyWriter(id: id, ok: true, capacity: snapshot.json.count + 64)
     }

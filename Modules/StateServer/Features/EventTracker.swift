@@ -70,14 +70,17 @@ final class EventTracker<E: DeclaredEvent, S: DeclaredState>: BlocObserver, Send
       guard let index = open.firstIndex(where: { $0.event == json }) else { return nil }
       return open.remove(at: index)
     }
+    // A change that could not be stored was undone: the event changed nothing that is shown.
+    var refused = false
+    if case .failed(let error) = outcome { refused = error is PersistenceError }
     let concluded: ConcludedEvent
-    if let entry, let before = entry.before, let after = entry.after {
+    if !refused, let entry, let before = entry.before, let after = entry.after {
       concluded = ConcludedEvent(
         event: json, outcome: outcome, seq: entry.seq, before: Self.json(before),
         after: Self.json(after))
     } else {
-      // No change: before and after are the state now.
-      let now = bloc.snapshot
+      // No change: before and after are the (stored) state now.
+      let now = bloc.storedSnapshot
       let state = (now.state as? S).map(Self.json) ?? .null
       concluded = ConcludedEvent(
         event: json, outcome: outcome, seq: now.sequence, before: state, after: state)

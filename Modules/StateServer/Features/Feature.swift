@@ -24,6 +24,7 @@ public final class Feature: Sendable {
   public let keepsHistory: Bool
 
   private let currentSnapshot: @Sendable () throws -> StateSnapshot
+  private let latestSnapshot: @Sendable () throws -> StateSnapshot
   private let addEvent: @Sendable (EventPayload) throws(EventRefusal) -> EventReceipt
   private let step: @Sendable (_ forward: Bool) -> UInt64?
   private let stored: @Sendable (UInt64, @escaping @Sendable (PersistenceError?) -> Void) -> Void
@@ -44,7 +45,12 @@ public final class Feature: Sendable {
 
     let codec = StateCodec<Description.State>()
     currentSnapshot = {
-      // Sequence and state read together, so the state belongs to that number.
+      // Sequence and state read together, so the state belongs to that number; only a stored
+      // state is shown to clients.
+      let current = bloc.storedSnapshot
+      return try codec.snapshot(current.sequence, current.state)
+    }
+    latestSnapshot = {
       let current = bloc.snapshot
       return try codec.snapshot(current.sequence, current.state)
     }
@@ -85,6 +91,10 @@ public final class Feature: Sendable {
   /// The current state with its sequence number (encoded once per sequence number).
   /// Throws when the state cannot be encoded as JSON.
   public func snapshot() throws -> StateSnapshot { try currentSnapshot() }
+
+  /// The state as changed so far, possibly not stored yet: for a reply sent only once the
+  /// change it shows is stored (``whenStored(_:_:)``). Everything else shows ``snapshot()``.
+  public func unstoredSnapshot() throws -> StateSnapshot { try latestSnapshot() }
 
   /// Decodes `payload` through the feature's declaration and adds the event to the bloc, in
   /// the caller's order. Throws the protocol error for a bad event (unknown fields first); the

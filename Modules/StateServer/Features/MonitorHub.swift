@@ -6,16 +6,15 @@ import Wire
 /// The tracker is installed while anyone monitors. Each concluded event is built into one push
 /// line, queued on every monitoring connection in order. Pushes of events are never coalesced,
 /// so a client that does not read would make the daemon buffer without bound: while more than
-/// ``backlogBytes`` wait for a connection, its pushes are skipped and counted, and the next one
-/// it gets says how many it `missed`.
+/// its backlog limit (4 MiB by default) waits for a connection, its pushes are skipped and
+/// counted, and the next one it gets says how many it `missed`.
 final class MonitorHub: Sendable {
   typealias Report = @Sendable (ConcludedEvent) -> Void
 
-  /// Above this many unwritten bytes for a connection, its event pushes are skipped.
-  static let backlogBytes = 4 << 20
-
   private struct Monitor {
     let connection: Connection
+    /// Above this many unwritten bytes for the connection, its event pushes are skipped.
+    let backlogBytes: Int
     var missed = 0
   }
 
@@ -42,15 +41,17 @@ final class MonitorHub: Sendable {
     self.uninstall = uninstall
   }
 
-  /// Starts pushing this feature's concluded events to `connection`. Call after queuing the
-  /// `monitor` reply, so no push can precede it.
-  func add(_ connection: Connection) {
+  /// Starts pushing this feature's concluded events to `connection`, skipping them while more
+  /// than `backlogBytes` wait for it. Call after queuing the `monitor` reply, so no push can
+  /// precede it.
+  func add(_ connection: Connection, backlogBytes: Int) {
     // Installed under the lock: the observer reports only after `install` returns, and a
     // concurrent `remove` must see the token.
     state.withLock { state in
       guard !state.stopped else { return }
-      state.monitors[connection.id] =
-        state.monitors[connection.id] ?? Monitor(connection: connection)
+      if state.monitors[connection.id] == nil {
+        state.monitors[connection.id] = Monitor(connection: connection, backlogBytes: backlogBytes)
+      }
       if state.token == nil {
         state.token = install { [weak self] event in self?.deliver(event) }
       }
@@ -92,7 +93,7 @@ final class MonitorHub: Sendable {
       var index = state.monitors.values.startIndex
       while index != state.monitors.values.endIndex {
         let monitor = state.monitors.values[index]
-        if monitor.connection.queuedByteCount > Self.backlogBytes {
+        if monitor.connection.queuedByteCount > monitor.backlogBytes {
           state.monitors.values[index].missed += 1
         } else if monitor.missed > 0 {
           monitor.connection.send(Self.line(feature, event, missed: monitor.missed))
@@ -119,7 +120,9 @@ final class MonitorHub: Sendable {
     JSONSerializer.writeString(event.outcome.name, to: &line)
     if case .failed(let error) = event.outcome {
       line.appendASCII(#","error":{"code":"#)
-      JSONSerializer.writeString(ErrorCode.eventFailed.rawValue, to: &line)
+      // As in a `send` reply: a change that could not be stored is the daemon's failure.
+      let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
+      JSONSerializer.writeString(code.rawValue, to: &line)
       line.appendASCII(#","message":"#)
       JSONSerializer.writeString(String(describing: error), to: &line)
       line.appendASCII("}")

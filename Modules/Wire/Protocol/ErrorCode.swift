@@ -31,6 +31,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable {
   public static let frameTooLarge: ErrorCode = "frame_too_large"
   /// The feature failed while handling the event.
   public static let eventFailed: ErrorCode = "event_failed"
+  /// The change could not be stored (disk full, state directory gone, I/O error); the state
+  /// is as it was before it.
+  public static let storageFailed: ErrorCode = "storage_failed"
   /// The operation is valid but not supported here (e.g. undo without history).
   public static let notSupported: ErrorCode = "not_supported"
   /// The server failed; not the client's fault.

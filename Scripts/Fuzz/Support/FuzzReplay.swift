@@ -23,7 +23,7 @@ public enum FuzzReplay {
     guard !paths.isEmpty, !paths.contains(where: { $0.hasPrefix("-") }) else {
       let message = """
         usage: \(name) FILE|DIRECTORY...
-        Replays each input through the fuzz target. To fuzz it, run: Scripts/fuzz \(name)
+        Replays each input through the fuzz target. To fuzz it, run: Scripts/fuzz \(name.dropFirst("fuzz-".count))
 
         """
       FileHandle.standardError.write(Data(message.utf8))

@@ -32,7 +32,7 @@ final class DaemonProcess {
   init(
     directory: TemporaryDirectory = TemporaryDirectory(), arguments: [String] = [],
     environment: [String: String]? = nil, defaultPaths: Bool = false,
-    waitUntilServing: Bool = true
+    currentDirectory: String? = nil, waitUntilServing: Bool = true
   ) async throws {
     self.directory = directory
     socketPath = directory.socketPath
@@ -49,6 +49,9 @@ final class DaemonProcess {
     env["LISTEN_PID"] = nil
     env["LISTEN_FDS"] = nil
     process.environment = env
+    if let currentDirectory {
+      process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
+    }
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
     process.standardError = FileHandle(forWritingAtPath: logPath)
     process.standardOutput = FileHandle(forWritingAtPath: logPath)

@@ -6,7 +6,8 @@ import Wire
 
 /// Serves `tally` (with history) and `plain` (without) in-process through the real dispatcher.
 func withDispatcher(
-  maxFrameBytes: Int = 1 << 20,
+  maxFrameBytes: Int = 1 << 20, largeFrameBytes: Int = 64 << 10,
+  largeFrameQueue: DispatchQueue? = nil, monitorBacklogBytes: Int = 4 << 20,
   register: (FeatureRegistry) -> Void = { registry in
     registry.register(TallyFeature.self, TallyBloc())
     registry.register(PlainFeature.self, TallyBloc(history: nil))
@@ -16,7 +17,9 @@ func withDispatcher(
   let registry = FeatureRegistry()
   register(registry)
   let dispatcher = RequestDispatcher(
-    registry: registry, version: "test", maxFrameBytes: maxFrameBytes)
+    registry: registry, version: "test", maxFrameBytes: maxFrameBytes,
+    largeFrameBytes: largeFrameBytes, largeFrameQueue: largeFrameQueue,
+    monitorBacklogBytes: monitorBacklogBytes)
   try await withServer(
     delegate: dispatcher, configure: { $0.maxFrameBytes = maxFrameBytes },
     drain: { await dispatcher.drain() }
@@ -28,13 +31,13 @@ func withDispatcher(
 
 extension TestClient {
   /// Sends one request line and returns the next line, parsed.
-  func call(_ line: String, timeout: Duration = .seconds(10)) async throws -> JSON {
+  func call(_ line: String, timeout: Duration = .seconds(60)) async throws -> JSON {
     try write(line + "\n")
     return try await next(timeout: timeout)
   }
 
   /// The next line, parsed.
-  func next(timeout: Duration = .seconds(10)) async throws -> JSON {
+  func next(timeout: Duration = .seconds(60)) async throws -> JSON {
     guard let reply = try await readLine(timeout: timeout) else {
       throw Failure(description: "EOF instead of a reply")
     }

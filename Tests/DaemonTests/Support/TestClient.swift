@@ -106,8 +106,10 @@ final class TestClient {
     throw Failure(description: "recv: errno \(errno)")
   }
 
-  /// The next line without "\n", or nil on EOF. Throws if `timeout` passes first.
-  func readLine(timeout: Duration = .seconds(10)) async throws -> String? {
+  /// The next line without "\n", or nil on EOF. Throws if `timeout` passes first. (Timeouts
+  /// here only end a test that would hang; they are generous because under ThreadSanitizer
+  /// the whole suite shares two busy cores.)
+  func readLine(timeout: Duration = .seconds(60)) async throws -> String? {
     let deadline = ContinuousClock.now + timeout
     while true {
       if let newline = pending[scanned...].firstIndex(of: 10) {
@@ -125,7 +127,7 @@ final class TestClient {
   }
 
   /// Reads `count` lines; throws on EOF or timeout.
-  func readLines(_ count: Int, timeout: Duration = .seconds(20)) async throws -> [String] {
+  func readLines(_ count: Int, timeout: Duration = .seconds(60)) async throws -> [String] {
     let deadline = ContinuousClock.now + timeout
     var lines: [String] = []
     lines.reserveCapacity(count)
@@ -140,7 +142,7 @@ final class TestClient {
   }
 
   /// Reads lines until the server closes; throws if it does not close in time.
-  func readToEnd(timeout: Duration = .seconds(10)) async throws -> [String] {
+  func readToEnd(timeout: Duration = .seconds(60)) async throws -> [String] {
     let deadline = ContinuousClock.now + timeout
     var lines: [String] = []
     while let line = try await readLine(timeout: ContinuousClock.now.duration(to: deadline)) {

@@ -1,0 +1,83 @@
+/// What a persisted bloc shows the outside world: only stored states.
+///
+/// The bloc's own ``BlocBase/state`` runs ahead of storage while a write is in flight (handlers
+/// build on it). What is shown to others, ``storedSnapshot`` and listeners, advances only once
+/// a state is stored. When a write fails the bloc returns to its last stored state, so a change
+/// that could not be stored is never shown, never built upon, and never stored later.
+extension BlocBase {
+  /// The newest stored state with its sequence number; for a bloc without persistence, the
+  /// current state. What a server should tell its clients.
+  ///
+  /// ```swift
+  /// let update = bloc.storedSnapshot
+  /// print(update.sequence, update.state)
+  /// ```
+  public var storedSnapshot: StateUpdate<State> {
+    core.withLock { $0.stored ?? StateUpdate(sequence: $0.sequence, state: $0.state) }
+  }
+
+  /// Removes this bloc's stored state once the changes made so far are stored; the bloc keeps
+  /// its current state, and its next change is stored again. After a restart without further
+  /// changes the bloc starts from its initial state. A no-op without persistence.
+  ///
+  /// ```swift
+  /// try await settings.clearStoredState()  // "forget my settings" on the next start
+  /// ```
+  public func clearStoredState() async throws {
+    guard let persister else { return }
+    _ = await persister.waitUntilStored(sequence)
+    try persister.removeStored()
+  }
+
+  func connect(_ persister: Persister<State>) {
+    let box = WeakBox<BlocBase<State>>()
+    box.value = self
+    persister.connect(
+      Persister.Hooks(
+        stored: { version, state in box.value?.publishStored(version, state) },
+        rollBack: { error in
+          guard let bloc = box.value else { return false }
+          bloc.rollBack(error)
+          return true
+        },
+        report: { error in box.value?.reportError(error) }))
+  }
+
+  private func publishStored(_ version: UInt64, _ state: State) {
+    let listeners = core.withLock { core -> [Listener<State>] in
+      guard let stored = core.stored, version > stored.sequence else { return [] }
+      core.stored = StateUpdate(sequence: version, state: state)
+      return core.listeners
+    }
+    let update = StateUpdate(sequence: version, state: state)
+    for listener in listeners { listener.deliver(update) }
+  }
+
+  /// Returns to the last stored state after a failed write, as one more change that in-process
+  /// observers see; every version so far fails. History is cleared: it may hold states that
+  /// were never stored, and undoing into one would store a refused change after all.
+  private func rollBack(_ error: PersistenceError) {
+    guard let persister else { return }
+    let (applied, failed) = core.withLock { core -> (Applied?, [Persister<State>.Waiter]) in
+      let through = core.sequence
+      var applied: Applied?
+      if let stored = core.stored, stored.state != core.state {
+        let change = Change(current: core.state, next: stored.state)
+        core.state = stored.state
+        core.sequence &+= 1
+        core.history?.clear()
+        applied = Applied(
+          change: change, sequence: core.sequence, woken: takeWaiters(&core, for: stored.state),
+          taps: core.taps, listeners: [])
+      }
+      // Under the lock: no change can be made between restoring and abandoning.
+      return (applied, persister.abandon(through: through, error))
+    }
+    for waiter in failed { waiter.notify(error) }
+    guard let applied else { return }
+    for entry in applied.taps { entry.tap(.change(applied.change)) }
+    onChange(applied.change)
+    let update = StateUpdate(sequence: applied.sequence, state: applied.change.next)
+    for waiter in applied.woken { waiter.continuation.resume(returning: update) }
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// The byte layout of ``JournalStorage``'s files.
+///
+/// A file starts with an 8-byte magic (`BLOCJNL` or `BLOCSNP`, then the format version 1),
+/// followed by records, all integers little-endian:
+///
+/// ```text
+/// u32 payload length | u32 CRC-32 of the payload | payload
+/// payload: u8 kind (1 put, 2 remove, 3 end of snapshot) | u8 key length | key | value
+/// ```
+///
+/// A record is valid only when it is complete and its checksum matches: a torn write (a crash
+/// in the middle of an append) or a flipped bit ends the valid part of the file.
+enum JournalFormat {
+  static let journalMagic: [UInt8] = Array("BLOCJNL".utf8) + [1]
+  static let snapshotMagic: [UInt8] = Array("BLOCSNP".utf8) + [1]
+  static let headerSize = 8
+  static let recordHeaderSize = 8
+  /// Larger lengths are taken for garbage, not for a record.
+  static let maxPayload = 1 << 30
+
+  enum Kind: UInt8 {
+    case put = 1
+    case remove = 2
+    case end = 3
+  }
+
+  /// Appends one record to `buffer`.
+  static func append(_ kind: Kind, key: String, value: Data?, to buffer: inout [UInt8]) {
+    var key = key
+    key.withUTF8 { keyBytes in
+      let valueCount = value?.count ?? 0
+      let payloadCount = 2 + keyBytes.count + valueCount
+      let start = buffer.count
+      appendUInt32(UInt32(payloadCount), to: &buffer)
+      appendUInt32(0, to: &buffer)  // the checksum, filled in below
+      buffer.append(kind.rawValue)
+      buffer.append(UInt8(keyBytes.count))
+      buffer.append(contentsOf: keyBytes)
+      if let value { buffer.append(contentsOf: value) }
+      let checksum = buffer.withUnsafeBytes { all in
+        CRC32.checksum(UnsafeRawBufferPointer(rebasing: all[(start + 8)...]))
+      }
+      buffer.withUnsafeMutableBufferPointer { all in
+        for i in 0..<4 { all[start + 4 + i] = UInt8(truncatingIfNeeded: checksum >> (8 * i)) }
+      }
+    }
+  }
+
+  static func appendUInt32(_ value: UInt32, to buffer: inout [UInt8]) {
+    for i in 0..<4 { buffer.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
+  }
+
+  static func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+    UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
+      | UInt32(bytes[offset + 3]) << 24
+  }
+
+  /// One record read back: where its key and value lie in the file's bytes.
+  struct Record {
+    let kind: Kind
+    let key: Range<Int>
+    let value: Range<Int>
+    /// The offset just past the record.
+    let end: Int
+  }
+
+  /// Why the valid part of a file ends before its last byte.
+  enum Damage: Error, Equatable, CustomStringConvertible {
+    case torn(needed: Int, available: Int)
+    case badLength(Int)
+    case checksumMismatch
+    case badKind(UInt8)
+
+    var description: String {
+      switch self {
+      case .torn(let needed, let available):
+        return "an incomplete record (\(needed) bytes expected, \(available) present): a torn write"
+      case .badLength(let length): return "an impossible record length \(length)"
+      case .checksumMismatch: return "a record whose checksum does not match its bytes"
+      case .badKind(let kind): return "a record of unknown kind \(kind)"
+      }
+    }
+  }
+
+  /// Reads the record at `offset`; nil at the end of the bytes.
+  static func record(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Result<Record, Damage>? {
+    let available = bytes.count - offset
+    if available == 0 { return nil }
+    if available < recordHeaderSize {
+      return .failure(.torn(needed: recordHeaderSize, available: available))
+    }
+    let length = Int(readUInt32(bytes, at: offset))
+    guard length >= 2, length <= maxPayload else { return .failure(.badLength(length)) }
+    guard available >= recordHeaderSize + length else {
+      return .failure(.torn(needed: recordHeaderSize + length, available: available))
+    }
+    let payload = offset + recordHeaderSize
+    let stored = readUInt32(bytes, at: offset + 4)
+    let actual = CRC32.checksum(
+      UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + length)]))
+    guard stored == actual else { return .failure(.checksumMismatch) }
+    guard let kind = Kind(rawValue: bytes[payload]) else {
+      return .failure(.badKind(bytes[payload]))
+    }
+    let keyLength = Int(bytes[payload + 1])
+    guard 2 + keyLength <= length else { return .failure(.badLength(length)) }
+    let keyStart = payload + 2
+    let end = payload + length
+    return .success(
+      Record(
+        kind: kind, key: keyStart..<(keyStart + keyLength), value: (keyStart + keyLength)..<end,
+        end: end))
+  }
+}
+
+/// CRC-32 (the zlib / IEEE polynomial), eight bytes at a time.
+enum CRC32 {
+  private static let tables: [[UInt32]] = {
+    var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
+    for n in 0..<256 {
+      var c = UInt32(n)
+      for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+      tables[0][n] = c
+    }
+    for n in 0..<256 {
+      for k in 1..<8 {
+        let previous = tables[k - 1][n]
+        tables[k][n] = tables[0][Int(previous & 0xFF)] ^ (previous >> 8)
+      }
+    }
+    return tables
+  }()
+  private static let flat: [UInt32] = tables.flatMap { $0 }
+
+  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    flat.withUnsafeBufferPointer { t in
+      var crc: UInt32 = 0xFFFF_FFFF
+      var i = 0
+      let count = bytes.count
+      while i + 8 <= count {
+        let one =
+          crc
+          ^ (UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16
+            | UInt32(bytes[i + 3]) << 24)
+        let two =
+          UInt32(bytes[i + 4]) | UInt32(bytes[i + 5]) << 8 | UInt32(bytes[i + 6]) << 16
+          | UInt32(bytes[i + 7]) << 24
+        crc =
+          t[7 * 256 + Int(one & 0xFF)] ^ t[6 * 256 + Int((one >> 8) & 0xFF)]
+          ^ t[5 * 256 + Int((one >> 16) & 0xFF)] ^ t[4 * 256 + Int(one >> 24)]
+          ^ t[3 * 256 + Int(two & 0xFF)] ^ t[2 * 256 + Int((two >> 8) & 0xFF)]
+          ^ t[1 * 256 + Int((two >> 16) & 0xFF)] ^ t[Int(two >> 24)]
+        i += 8
+      }
+      while i < count {
+        crc = t[Int((crc ^ UInt32(bytes[i])) & 0xFF)] ^ (crc >> 8)
+        i += 1
+      }
+      return crc ^ 0xFFFF_FFFF
+    }
+  }
+}

@@ -1,0 +1,411 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Stores every key's values in one append-only journal with group commit: a storage for many
+/// blocs (a daemon's features) whose changes must be durable quickly.
+///
+/// Every write is a record appended to `journal.<generation>.log` with a CRC-32. Writes that
+/// arrive while a batch is being written and synced share the next batch: one `write` and,
+/// with ``FileStorage/SyncPolicy/always``, one `fdatasync` per batch, whatever the number of
+/// blocs and changes in it. A write's completion runs once its batch is written (`deferred`:
+/// synced within a second) or synced (`always`).
+///
+/// When the journal grows past ``Limits``, the writer starts a new journal and a background
+/// queue writes every key's newest value to `snapshot.<generation>.bin` (temporary file,
+/// fsync, rename), then deletes the older journal: writes continue meanwhile. Opening loads
+/// the newest snapshot and replays the newer journals; a torn or corrupt tail is cut off, kept
+/// aside as `<file>.corrupt-N` and described in ``recoveryNotes`` (and passed to `log`).
+/// A directory that ``FileStorage`` wrote is migrated on first open.
+///
+/// ```swift
+/// let storage = try JournalStorage(directory: stateDirectory, sync: .always) { line in
+///   print("journal: \(line)")
+/// }
+/// let counter = CounterBloc(storage: storage)
+/// let settings = SettingsBloc(storage: storage)  // same journal, same batches
+/// …
+/// storage.close()  // at shutdown: everything written and synced
+/// ```
+public final class JournalStorage: BlocStorage {
+  public typealias SyncPolicy = FileStorage.SyncPolicy
+
+  /// When the journal is compacted into a snapshot.
+  public struct Limits: Sendable {
+    public var records: Int
+    public var bytes: Int
+    public init(records: Int = 200_000, bytes: Int = 32 << 20) {
+      self.records = records
+      self.bytes = bytes
+    }
+  }
+
+  public let directory: URL
+  public let syncPolicy: SyncPolicy
+  public let limits: Limits
+  /// What opening the journal found worth telling: migrations, damaged parts cut off.
+  public let recoveryNotes: [String]
+
+  private let path: String
+  private let log: @Sendable (String) -> Void
+  private let values: Locked<[String: Data]>
+  private let queue = Locked(Batch())
+  private let file: Locked<OpenJournal>
+  // Every write, sync and journal switch runs here, one at a time.
+  private let writer = DispatchQueue(label: "bloc.journal.writer")
+  // Snapshots are written here, beside the writer.
+  private let compactor = DispatchQueue(label: "bloc.journal.compactor", qos: .utility)
+
+  private struct Batch {
+    var bytes: [UInt8] = []
+    var changes: [(key: String, value: Data?)] = []
+    var completions: [@Sendable ((any Error)?) -> Void] = []
+    var draining = false
+  }
+
+  private struct OpenJournal {
+    var fd: Int32 = -1
+    var generation: UInt64
+    var length: Int
+    var records: Int
+    /// Written since the last fdatasync (deferred policy).
+    var dirty = false
+    var compacting = false
+    /// Set after a failed write: the file may hold part of it, to be cut before the next.
+    var needsCut = false
+    var closed = false
+    var batches = 0
+  }
+
+  /// Opens (or creates, mode 0700) `directory` and loads what it holds.
+  ///
+  /// - Parameters:
+  ///   - sync: `.always` syncs every batch before completing its writes; `.deferred` completes
+  ///     them once written and syncs within a second, like Redis' `appendfsync everysec`.
+  ///   - log: receives one line per notable event (recovery notes, a failed compaction).
+  public init(
+    directory: URL, sync: SyncPolicy = .always, limits: Limits = Limits(),
+    log: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws {
+    self.directory = directory
+    self.syncPolicy = sync
+    self.limits = limits
+    self.log = log
+    path = directory.path
+    try FileManager.default.createDirectory(
+      at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let recovery = try JournalRecovery.load(directory: path)
+    recoveryNotes = recovery.notes
+    values = Locked(recovery.values)
+    var journal = OpenJournal(
+      generation: recovery.generation, length: recovery.length ?? 0,
+      records: recovery.recordsSinceSnapshot)
+    if let length = recovery.length, length >= JournalFormat.headerSize {
+      let name = path + "/" + JournalFiles.journalName(journal.generation)
+      journal.fd = open(name, O_RDWR | O_CLOEXEC)
+      guard journal.fd >= 0 else { throw JournalFiles.failure("cannot open", name) }
+    } else {
+      journal.fd = try JournalFiles.createJournal(directory: path, generation: journal.generation)
+      journal.length = JournalFormat.headerSize
+    }
+    file = Locked(journal)
+    for note in recovery.notes { log(note) }
+    if sync == .deferred { scheduleDeferredSync() }
+  }
+
+  deinit {
+    file.withLock { if $0.fd >= 0 { JournalFiles.closeFile($0.fd) } }
+  }
+
+  // MARK: BlocStorage
+
+  public var writesAsynchronously: Bool { true }
+
+  public func read(_ key: String) throws -> Data? {
+    try Self.validate(key)
+    return values.withLock { $0[key] }
+  }
+
+  public func write(
+    _ key: String, _ data: Data, completion: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    do {
+      try Self.validate(key)
+    } catch {
+      completion(error)
+      return
+    }
+    append([(key, data)], completion)
+  }
+
+  public func write(_ key: String, _ data: Data) throws {
+    try Self.validate(key)
+    try appendAndWait([(key, data)])
+  }
+
+  public func remove(_ key: String) throws {
+    try Self.validate(key)
+    try appendAndWait([(key, nil)])
+  }
+
+  /// Moves the value out of the journal into the file `<key>.unreadable-N.json` beside it, for
+  /// people to inspect (as ``FileStorage`` does); returns its path.
+  public func keepAside(_ key: String) throws -> String {
+    try Self.validate(key)
+    let value = values.withLock { $0[key] } ?? Data()
+    var n = 1
+    while access(path + "/\(key).unreadable-\(n).json", F_OK) == 0 { n += 1 }
+    let name = "\(key).unreadable-\(n).json"
+    try JournalFiles.writeAtomically(
+      Array(value), directory: path, name: name, temporary: "." + name + ".tmp")
+    try appendAndWait([(key, nil)])
+    return path + "/" + name
+  }
+
+  /// Removes every key (values kept aside as unreadable are files, and stay).
+  public func removeAll() throws {
+    let keys = values.withLock { Array($0.keys) }
+    guard !keys.isEmpty else { return }
+    try appendAndWait(keys.map { ($0, nil) })
+  }
+
+  /// How many batches were written (each one `write`, and under `.always` one `fdatasync`).
+  public var batchesWritten: Int { file.withLock { $0.batches } }
+
+  /// Every key with a value.
+  public var keys: [String] { values.withLock { Array($0.keys) } }
+
+  // MARK: Durability
+
+  /// Forces everything written so far to the device (with `.deferred`; `.always` already has).
+  public func sync() {
+    writer.sync { syncNow() }
+  }
+
+  /// Writes what is queued, syncs it and closes the journal; later writes fail.
+  public func close() {
+    writer.sync {}  // a drain already queued runs first
+    writer.sync {
+      syncNow()
+      file.withLock { journal in
+        if journal.fd >= 0 { JournalFiles.closeFile(journal.fd) }
+        journal.fd = -1
+        journal.closed = true
+      }
+    }
+    compactor.sync {}
+  }
+
+  // MARK: Writing
+
+  private func appendAndWait(_ changes: [(key: String, value: Data?)]) throws {
+    let done = DispatchSemaphore(value: 0)
+    let result = Locked<(any Error)?>(nil)
+    append(changes) { error in
+      result.withLock { $0 = error }
+      done.signal()
+    }
+    done.wait()
+    if let error = result.withLock({ $0 }) { throw error }
+  }
+
+  private func append(
+    _ changes: [(key: String, value: Data?)],
+    _ completion: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    let start = queue.withLock { batch -> Bool in
+      for change in changes {
+        if let value = change.value {
+          JournalFormat.append(.put, key: change.key, value: value, to: &batch.bytes)
+        } else {
+          JournalFormat.append(.remove, key: change.key, value: nil, to: &batch.bytes)
+        }
+        batch.changes.append(change)
+      }
+      batch.completions.append(completion)
+      if batch.draining { return false }
+      batch.draining = true
+      return true
+    }
+    if start { writer.async { self.drain() } }
+  }
+
+  /// Writes batches until none is waiting: everything appended while one is written goes
+  /// into the next.
+  private func drain() {
+    while true {
+      let batch = queue.withLock { batch -> Batch? in
+        guard !batch.completions.isEmpty else {
+          batch.draining = false
+          return nil
+        }
+        let taken = batch
+        batch = Batch(draining: true)
+        batch.bytes.reserveCapacity(taken.bytes.count)
+        return taken
+      }
+      guard let batch else { return }
+      let error = writeBatch(batch)
+      if error == nil {
+        values.withLock { values in
+          for change in batch.changes { values[change.key] = change.value }
+        }
+      }
+      for completion in batch.completions { completion(error) }
+      if error == nil { compactIfDue() }
+    }
+  }
+
+  private func writeBatch(_ batch: Batch) -> (any Error)? {
+    file.withLock { journal -> (any Error)? in
+      let name = path + "/" + JournalFiles.journalName(journal.generation)
+      do {
+        if journal.closed { throw JournalFiles.Failure(description: "the journal is closed") }
+        try reopenIfGone(&journal)
+        if journal.needsCut {
+          guard ftruncate(journal.fd, off_t(journal.length)) == 0 else {
+            throw JournalFiles.failure("cannot cut a failed write from", name)
+          }
+          journal.needsCut = false
+        }
+        do {
+          try batch.bytes.withUnsafeBytes {
+            try JournalFiles.write(journal.fd, $0, at: journal.length, path: name)
+          }
+          if syncPolicy == .always { try JournalFiles.syncData(journal.fd, path: name) }
+        } catch {
+          // Part of the batch may be in the file: it must never be read back.
+          journal.needsCut = ftruncate(journal.fd, off_t(journal.length)) != 0
+          throw error
+        }
+        journal.length += batch.bytes.count
+        journal.records += batch.changes.count
+        journal.batches += 1
+        if syncPolicy == .deferred { journal.dirty = true }
+        return nil
+      } catch {
+        return PersistenceError.writeFailed(
+          key: batch.changes.map(\.key).uniqued().joined(separator: ","),
+          reason: String(describing: error))
+      }
+    }
+  }
+
+  /// When the journal file was deleted (the state directory removed), writing on would store
+  /// nothing: start afresh in the (re-created) directory from the values in memory.
+  private func reopenIfGone(_ journal: inout OpenJournal) throws {
+    var status = stat()
+    guard fstat(journal.fd, &status) == 0 else {
+      throw JournalFiles.failure("cannot stat", path)
+    }
+    guard status.st_nlink == 0 else { return }
+    try FileManager.default.createDirectory(
+      atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let next = journal.generation + 1
+    try JournalFiles.writeAtomically(
+      Self.snapshotBytes(values.withLock { $0 }), directory: path,
+      name: JournalFiles.snapshotName(journal.generation),
+      temporary: JournalFiles.temporarySnapshotName(journal.generation))
+    let fd = try JournalFiles.createJournal(directory: path, generation: next)
+    JournalFiles.closeFile(journal.fd)
+    journal = OpenJournal(fd: fd, generation: next, length: JournalFormat.headerSize, records: 0)
+    log(
+      "the journal file was deleted (state directory removed?); rewrote the stored states into \(path)"
+    )
+  }
+
+  /// With `.deferred`: syncs what was written, once a second, on the writer (so never in the
+  /// middle of a batch), until closed.
+  private func scheduleDeferredSync() {
+    writer.asyncAfter(deadline: .now() + 1) { [weak self] in
+      guard let self, !self.file.withLock({ $0.closed }) else { return }
+      self.syncNow()
+      self.scheduleDeferredSync()
+    }
+  }
+
+  private func syncNow() {
+    file.withLock { journal in
+      guard journal.dirty, journal.fd >= 0 else { return }
+      let name = path + "/" + JournalFiles.journalName(journal.generation)
+      do {
+        try JournalFiles.syncData(journal.fd, path: name)
+        journal.dirty = false
+      } catch {
+        log("\(error); retrying in a second")
+      }
+    }
+  }
+
+  // MARK: Compaction
+
+  /// Starts a new journal and snapshots the values in the background once the journal is over
+  /// its limits. Runs on the writer, between batches.
+  private func compactIfDue() {
+    let due = file.withLock { journal -> (UInt64, [String: Data])? in
+      guard !journal.compacting,
+        journal.records >= limits.records || journal.length >= limits.bytes
+      else { return nil }
+      let name = path + "/" + JournalFiles.journalName(journal.generation)
+      do {
+        if syncPolicy == .deferred { try JournalFiles.syncData(journal.fd, path: name) }
+        let fd = try JournalFiles.createJournal(directory: path, generation: journal.generation + 1)
+        JournalFiles.closeFile(journal.fd)
+        let finished = journal.generation
+        journal = OpenJournal(
+          fd: fd, generation: finished + 1, length: JournalFormat.headerSize, records: 0)
+        journal.compacting = true
+        // The values as of the end of the finished journal (the writer has applied them all).
+        return (finished, values.withLock { $0 })
+      } catch {
+        log("cannot start a new journal for compaction: \(error); will retry")
+        journal.records = 0  // retry after another `limits` worth
+        return nil
+      }
+    }
+    guard let (finished, snapshot) = due else { return }
+    compactor.async {
+      do {
+        try JournalFiles.writeAtomically(
+          Self.snapshotBytes(snapshot), directory: self.path,
+          name: JournalFiles.snapshotName(finished),
+          temporary: JournalFiles.temporarySnapshotName(finished))
+        for generation in (0...finished).reversed() {
+          let journal = self.path + "/" + JournalFiles.journalName(generation)
+          if unlink(journal) != 0 && errno == ENOENT && generation < finished { break }
+        }
+        for generation in (0..<finished).reversed() {
+          let snapshot = self.path + "/" + JournalFiles.snapshotName(generation)
+          if unlink(snapshot) != 0 && errno == ENOENT { break }
+        }
+      } catch {
+        self.log("cannot write a snapshot: \(error); the journals are kept and replayed instead")
+      }
+      self.file.withLock { $0.compacting = false }
+    }
+  }
+
+  static func snapshotBytes(_ values: [String: Data]) -> [UInt8] {
+    var bytes = JournalFormat.snapshotMagic
+    for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+      JournalFormat.append(.put, key: key, value: value, to: &bytes)
+    }
+    JournalFormat.append(.end, key: "", value: nil, to: &bytes)
+    return bytes
+  }
+
+  static func validate(_ key: String) throws {
+    try FileStorage.validate(key)
+    guard key.utf8.count <= 255 else { throw PersistenceError.invalidKey(key) }
+  }
+}
+
+extension Array where Element: Hashable {
+  fileprivate func uniqued() -> [Element] {
+    var seen = Set<Element>()
+    return filter { seen.insert($0).inserted }
+  }
+}
