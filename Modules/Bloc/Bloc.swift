@@ -87,11 +87,13 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// Registers the handler of one event kind; call it once per kind, before adding events.
   ///
   /// - Parameters:
+  ///   - kind: the kind of event the handler handles.
   ///   - transformer: how events of this kind overlap; the bloc's default when nil.
   ///   - cancels: kinds whose earlier events an event of this kind cancels when added —
   ///     running (its emits are dropped from then on), queued, or waiting on a debounce or
   ///     throttle timer. A `clear` that discards a search in flight:
   ///     `on(.clear, cancels: [.search]) { _, emit in emit(.empty) }`.
+  ///   - handler: turns each event of this kind into states with its emitter.
   public func on(
     _ kind: Event.Kind, transformer: EventTransformer? = nil, cancels: Set<Event.Kind> = [],
     _ handler: @escaping Handler
