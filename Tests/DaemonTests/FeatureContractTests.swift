@@ -51,6 +51,17 @@ struct FeatureContractTests {
       Self.send("counter", #"{"type":"set","value":\#(digits)}"#))
     #expect(tooLarge.errorCode == "parse_error")
     #expect(tooLarge.errorMessage.utf8.count < 200, "\(tooLarge.errorMessage.prefix(300))")
+    // Names are quoted short too, whatever field they are in.
+    let name = String(repeating: "n", count: 10_000)
+    for line in [
+      #"{"op":"\#(name)"}"#, #"{"op":"get","feature":"\#(name)"}"#,
+      Self.send("counter", #"{"type":"\#(name)"}"#),
+      Self.send("counter", #"{"type":"set","\#(name)":1}"#),
+    ] {
+      let reply = try await client.call(line)
+      #expect(reply["ok"] == false)
+      #expect(reply.errorMessage.utf8.count < 300, "\(reply.errorMessage.prefix(100))")
+    }
     let huge = String(repeating: "x", count: 100_000)
     let long = try await client.call(Self.send("counter", #"{"type":"set","value":"\#(huge)"}"#))
     #expect(long.errorCode == "invalid_field")
