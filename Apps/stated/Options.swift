@@ -116,14 +116,14 @@ struct Options {
                              /tmp/stated-<uid>/stated.sock (a 0700 directory that must
                              belong to you). The socket is mode 0600; only your own uid
                              may connect. 'statectl socket' prints the path in use.
-      --state-dir PATH       Where feature state is stored (one JSON file per feature).
+      --state-dir PATH       Where feature state is stored (one journal for all features).
                              Default: $XDG_STATE_HOME/stated, else ~/.local/state/stated.
-      --sync POLICY          When stored state is forced to the disk. always (default):
-                             every write is fsynced (file and directory) before the reply.
-                             deferred: each write still replaces the file atomically
-                             before the reply (it survives the daemon being killed), and
-                             stated fsyncs every second and at shutdown, like Redis'
-                             appendfsync everysec: a machine crash may lose the last second.
+      --sync POLICY          When the state journal is forced to the disk. always (default):
+                             every batch of changes is synced before its replies.
+                             deferred: each change is still written before its reply (it
+                             survives the daemon being killed), and stated syncs within a
+                             second and at shutdown, like Redis' appendfsync everysec: a
+                             machine crash may lose the last second.
       --max-frame-bytes N    Longest request line accepted (default 1048576). A longer line
                              gets a frame_too_large error and the connection is closed.
       --log-level LEVEL      error, warning, info (default) or debug (every event and change).

@@ -193,18 +193,24 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   private func admit(_ event: Event, inline: Inline) -> (EventReceipt, Started?) {
     onEvent(event)
     let receipt = EventReceipt()
-    let (refusal, admission) = dispatch.withLock { dispatch -> (BlocError?, Admission) in
-      if dispatch.isClosed {
-        return (.addAfterClose(bloc: name, event: String(describing: event)), Admission())
-      }
-      guard let registration = dispatch.handlers[event.kind] else {
-        return (.unhandledEvent(bloc: name, event: String(describing: event)), Admission())
+    let admission = dispatch.withLock { dispatch -> Admission in
+      guard !dispatch.isClosed, let registration = dispatch.handlers[event.kind] else {
+        var refused = Admission()
+        refused.refused = true
+        return refused
       }
       let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
-      return (nil, admit(job, registration, into: &dispatch, inline: inline))
+      return admit(job, registration, into: &dispatch, inline: inline)
     }
     for (job, outcome) in admission.concluded { conclude(job.event, job.receipt, outcome) }
-    if let refusal {
+    if admission.refused {
+      // Described outside the lock: `isClosed` is never reset, so a bloc that is not closed now
+      // was not when refused.
+      let description = String(describing: event)
+      let refusal: BlocError =
+        isClosed
+        ? .addAfterClose(bloc: name, event: description)
+        : .unhandledEvent(bloc: name, event: description)
       reportError(refusal)
       conclude(event, receipt, .failed(refusal))
     }

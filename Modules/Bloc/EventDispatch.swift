@@ -71,12 +71,6 @@ extension Bloc {
     let remaining: @Sendable () -> Duration
   }
 
-  /// Who runs the queue: nobody, a caller inline (`add` or `send`), or a task.
-  struct Runner {
-    let id: UInt64
-    var task: Task<Void, Never>?
-  }
-
   struct Dispatch {
     var handlers: [Event.Kind: Registration] = [:]
     /// Kinds whose running handler something can cancel (restartable, debounce, throttle, or
@@ -146,17 +140,13 @@ extension Bloc {
     }
   }
 
-  /// How `admit` may run a job it starts: never in the caller (timers), a synchronous handler in
-  /// the caller (`add`), or any handler that nothing can cancel (`send`).
-  enum Inline {
-    case never, synchronous, any
-  }
-
   /// What `admit` decided besides queueing: jobs to conclude once the lock is released (since
   /// concluding runs hooks), and a job the caller must run itself.
   struct Admission {
     var concluded: [(Job, EventOutcome)] = []
     var inline: Started?
+    /// The bloc was closed or has no handler for the event.
+    var refused = false
   }
 
   /// Decides what happens to a newly added job according to its handler's transformer.
@@ -257,14 +247,13 @@ extension Bloc {
   }
 
   /// When no runner owns the line and a job waits, takes it: for the caller to run inline when
-  /// `inline` allows, else on a new runner task.
+  /// `inline` allows, else on a new runner task. The bloc's own line is changed in place (this
+  /// is the hot path), an independent kind's through the dictionary.
   private func startRunnerIfIdle(
     _ key: Event.Kind?, _ dispatch: inout Dispatch, inline: Inline
   ) -> Started? {
     guard !dispatch.isClosed else { return nil }
-    var line = dispatch.take(key)
-    defer { dispatch.put(line, key) }
-    guard line.runner == nil, let job = line.queue.pop(),
+    guard dispatch.runnerID(key) == nil, let job = dispatch.popQueue(key),
       let registration = dispatch.handlers[job.event.kind]
     else { return nil }
     let id = dispatch.nextID()
@@ -272,7 +261,6 @@ extension Bloc {
     let started = Started(
       job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
       line: key)
-    line.current = Running(job: job, emitter: started.emitter, runner: id)
     let runsInline: Bool
     switch (inline, registration.body) {
     case (.never, _): runsInline = false
@@ -281,12 +269,10 @@ extension Bloc {
       runsInline = !dispatch.cancellable.contains(job.event.kind)
     case (.synchronous, .async): runsInline = false
     }
-    if runsInline {
-      line.runner = Runner(id: id, task: nil)
-      return started
-    }
-    line.runner = Runner(id: id, task: Task { await self.run(from: started) })
-    return nil
+    let runner = Runner(id: id, task: runsInline ? nil : Task { await self.run(from: started) })
+    dispatch.setCurrent(Running(job: job, emitter: started.emitter, runner: id), key)
+    dispatch.setRunner(runner, key)
+    return runsInline ? started : nil
   }
 
   /// A runner task: runs a line's jobs one after another until it is empty, the bloc closes,
@@ -313,29 +299,29 @@ extension Bloc {
   /// `add` nor `settled()` sees a gap), or ends the runner. When `handingOver`, the next job goes
   /// to a new runner task instead of being returned.
   private func finished(_ started: Started, handingOver: Bool) -> Started? {
-    let (next, waiters) = dispatch.withLock {
-      dispatch -> (Started?, [CheckedContinuation<Bool, Never>]) in
-      let id = started.runner
-      var line = dispatch.take(started.line)
-      defer { dispatch.put(line, started.line) }
-      if line.current?.runner == id { line.current = nil }
-      if line.runner?.id == id, !dispatch.isClosed, let job = line.queue.pop(),
+    var waiters: [CheckedContinuation<Bool, Never>] = []
+    let next = dispatch.withLock { dispatch -> Started? in
+      let (id, key) = (started.runner, started.line)
+      if dispatch.currentRunner(key) == id { dispatch.setCurrent(nil, key) }
+      let owns = dispatch.runnerID(key) == id
+      if owns, !dispatch.isClosed, let job = dispatch.popQueue(key),
         let registration = dispatch.handlers[job.event.kind]
       {
         let next = Started(
           job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
-          line: started.line)
-        line.current = Running(job: job, emitter: next.emitter, runner: id)
+          line: key)
+        dispatch.setCurrent(Running(job: job, emitter: next.emitter, runner: id), key)
         if handingOver {
-          line.runner = Runner(id: id, task: Task { await self.run(from: next) })
-          return (nil, [])
+          dispatch.setRunner(Runner(id: id, task: Task { await self.run(from: next) }), key)
+          return nil
         }
-        return (next, [])
+        return next
       }
-      if line.runner?.id == id { line.runner = nil }
+      if owns { dispatch.setRunner(nil, key) }
       dispatch.retired[id] = nil
       dispatch.activeWork -= 1
-      return (nil, dispatch.takeSettleWaiters())
+      waiters = dispatch.takeSettleWaiters()
+      return nil
     }
     for waiter in waiters { waiter.resume(returning: false) }
     return next
@@ -443,6 +429,39 @@ extension Bloc.Dispatch {
     if let key { lines[key] = line } else { main = line }
   }
 
+  // In-place access to a line's parts: the bloc's own line (nil) or an independent kind's.
+
+  func currentRunner(_ key: Event.Kind?) -> UInt64? {
+    guard let key else { return main.current?.runner }
+    return lines[key]?.current?.runner
+  }
+
+  func runnerID(_ key: Event.Kind?) -> UInt64? {
+    guard let key else { return main.runner?.id }
+    return lines[key]?.runner?.id
+  }
+
+  mutating func popQueue(_ key: Event.Kind?) -> Bloc.Job? {
+    guard let key else { return main.queue.pop() }
+    return lines[key]?.queue.pop()
+  }
+
+  mutating func setCurrent(_ running: Bloc.Running?, _ key: Event.Kind?) {
+    guard let key else {
+      main.current = running
+      return
+    }
+    lines[key]?.current = running
+  }
+
+  mutating func setRunner(_ runner: Runner?, _ key: Event.Kind?) {
+    guard let key else {
+      main.runner = runner
+      return
+    }
+    lines[key]?.runner = runner
+  }
+
   /// The line of `kind`'s events: its own for an `.independent` kind, else the bloc's (nil).
   func lineKey(of kind: Event.Kind) -> Event.Kind? {
     guard let registration = handlers[kind], case .independent = registration.transformer.strategy
@@ -456,4 +475,17 @@ extension Bloc.Dispatch {
     settleWaiters = []
     return waiters
   }
+}
+
+/// Who runs a line while it is busy: a caller inline (`add` or `send`, no task), or a task.
+/// Outside the generic `Bloc` so that the hot path needs no metadata lookup for it.
+struct Runner {
+  let id: UInt64
+  var task: Task<Void, Never>?
+}
+
+/// How `admit` may run a job it starts: never in the caller (timers), a synchronous handler in
+/// the caller (`add`), or any handler that nothing can cancel (`send`).
+enum Inline {
+  case never, synchronous, any
 }

@@ -13,9 +13,10 @@ import Foundation
 public struct FileStorage: BlocStorage {
   /// When written data is forced to the device.
   public enum SyncPolicy: String, Sendable, CaseIterable {
-    /// fsync the file and the directory on every write (the default).
+    /// Every write is synced before it completes (the default).
     case always
-    /// Only when ``FileStorage/sync()`` is called.
+    /// Writes complete once written; ``FileStorage`` syncs when ``FileStorage/sync()`` is
+    /// called, ``JournalStorage`` by itself within a second (and at ``JournalStorage/close()``).
     case deferred
   }
 

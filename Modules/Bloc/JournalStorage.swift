@@ -83,10 +83,10 @@ public final class JournalStorage: BlocStorage {
   /// Opens (or creates, mode 0700) `directory` and loads what it holds.
   ///
   /// - Parameters:
-  ///   - directory: where the journal's files live.
+  ///   - directory: the state directory; created (mode 0700) when missing.
   ///   - sync: `.always` syncs every batch before completing its writes; `.deferred` completes
   ///     them once written and syncs within a second, like Redis' `appendfsync everysec`.
-  ///   - limits: how many records and bytes the journal may grow to before it is compacted.
+  ///   - limits: when the journal is compacted into a snapshot.
   ///   - log: receives one line per notable event (recovery notes, a failed compaction).
   public init(
     directory: URL, sync: SyncPolicy = .always, limits: Limits = Limits(),

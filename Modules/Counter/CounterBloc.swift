@@ -1,6 +1,7 @@
 import BlocCore
 
-/// The count, persisted under ``CounterFeature/storageKey``, with undo and redo.
+/// The count, persisted under ``CounterFeature/storageKey``, with undo and redo: a
+/// `Bloc<CounterEvent, CounterState>` defined by composition (no subclass).
 ///
 /// ```swift
 /// let counter = CounterBloc(rules: FixedCounterRules(CounterRules(step: 5)), storage: storage)
@@ -12,21 +13,29 @@ import BlocCore
 /// A refused event fails with a ``CounterError`` and leaves the count unchanged. A handled
 /// event's outcome arrives once the count is stored. Undo and redo (``BlocBase/undo()``) are
 /// not checked against the bounds and their history is not persisted.
-public final class CounterBloc: Bloc<CounterEvent, CounterState>, @unchecked Sendable {
-  // @unchecked: the library's pattern; Bloc keeps all mutable state behind its own locks.
+public typealias CounterBloc = Bloc<CounterEvent, CounterState>
 
+extension Bloc where Event == CounterEvent, State == CounterState {
   /// - Parameters:
   ///   - rules: read at every event; the daemon's come from Settings.
   ///   - history: undo steps kept; nil keeps none.
-  public init(
+  public convenience init(
     rules: any CounterRulesSource = FixedCounterRules(), storage: any BlocStorage,
     history: HistoryLimit? = CounterFeature.historyLimit
   ) {
-    super.init(
+    self.init(
       initialState: CounterState(), history: history,
-      persistence: Persistence(storage: storage, key: CounterFeature.storageKey))
-    on(.count) { event, emit in
-      emit(CounterState(count: try rules.rules.count(after: event, from: emit.state.count)))
+      persistence: Persistence(storage: storage, key: CounterFeature.storageKey),
+      name: "CounterBloc"
+    ) { bloc in
+      // Events are handled one at a time in the order they arrive, whatever their kind.
+      for kind in [CounterEvent.Kind.increment, .decrement, .reset, .set] {
+        bloc.on(kind) { (event: CounterEvent, emit: Emitter<CounterState>) throws in
+          try emit.update { state throws(CounterError) in
+            state.count = try rules.rules.count(after: event, from: state.count)
+          }
+        }
+      }
     }
   }
 }

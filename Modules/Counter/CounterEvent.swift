@@ -19,10 +19,16 @@ public enum CounterEvent: BlocEvent, Hashable {
   /// Sets the count; refused outside the bounds.
   case set(Int)
 
-  /// All counter events change the count, so they share one handler and one sequential lane:
-  /// an increment and a decrement added at the same time never lose an update.
-  public enum Kind: Hashable, Sendable { case count }
-  public var kind: Kind { .count }
+  /// One kind per case; the bloc handles events in the order they arrive, whatever their kind.
+  public enum Kind: Hashable, Sendable { case increment, decrement, reset, set }
+  public var kind: Kind {
+    switch self {
+    case .increment: return .increment
+    case .decrement: return .decrement
+    case .reset: return .reset
+    case .set: return .set
+    }
+  }
 }
 
 extension CounterEvent: DeclaredEvent {

@@ -1,7 +1,8 @@
 import BlocCore
 
-/// Holds the settings, persisted under ``SettingsFeature/storageKey``. Other features never
-/// import it: the host reads ``BlocBase/state`` to satisfy their own service protocols.
+/// Holds the settings, persisted under ``SettingsFeature/storageKey``: a
+/// `Bloc<SettingsEvent, SettingsState>` defined by composition (no subclass). Other features
+/// never import it: the host reads ``BlocBase/state`` to satisfy their own service protocols.
 ///
 /// ```swift
 /// let settings = SettingsBloc(storage: try FileStorage(directory: stateDirectory))
@@ -12,23 +13,31 @@ import BlocCore
 /// ```
 /// A refused event fails with a ``SettingsError`` and leaves the state unchanged. A handled
 /// event's outcome arrives once the new settings are stored.
-public final class SettingsBloc: Bloc<SettingsEvent, SettingsState>, @unchecked Sendable {
-  // @unchecked: the library's pattern; Bloc keeps all mutable state behind its own locks.
+public typealias SettingsBloc = Bloc<SettingsEvent, SettingsState>
 
+extension Bloc where Event == SettingsEvent, State == SettingsState {
   /// - Parameters:
   ///   - defaults: the settings before any change, and what `reset` and `resetAll` restore.
   ///   - unreadable: what to do with a stored value that cannot be read (by default it is kept
   ///     aside and the defaults apply; see ``BlocBase/restoreIssue``).
-  public init(
+  public convenience init(
     storage: any BlocStorage, defaults: any SettingsDefaultsSource = BuiltInSettingsDefaults(),
     unreadable: UnreadablePolicy = .keepAside
   ) {
-    super.init(
+    self.init(
       initialState: defaults.defaults,
       persistence: Persistence(
-        storage: storage, key: SettingsFeature.storageKey, unreadable: unreadable))
-    on(.change) { event, emit in
-      emit(try emit.state.applying(event, defaults: defaults.defaults))
+        storage: storage, key: SettingsFeature.storageKey, unreadable: unreadable),
+      name: "SettingsBloc"
+    ) { bloc in
+      // Events are handled one at a time in the order they arrive, whatever their kind.
+      for kind in [SettingsEvent.Kind.set, .reset, .resetAll] {
+        bloc.on(kind) { (event: SettingsEvent, emit: Emitter<SettingsState>) throws in
+          try emit.update { state throws(SettingsError) in
+            state = try state.applying(event, defaults: defaults.defaults)
+          }
+        }
+      }
     }
   }
 }

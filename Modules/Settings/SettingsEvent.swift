@@ -18,10 +18,15 @@ public enum SettingsEvent: BlocEvent, Hashable {
   /// Puts every setting back to its default.
   case resetAll
 
-  /// Settings events share one handler and so one sequential lane: they run one at a time, in
-  /// the order added, and never undo each other's change.
-  public enum Kind: Hashable, Sendable { case change }
-  public var kind: Kind { .change }
+  /// One kind per case; the bloc handles events in the order they arrive, whatever their kind.
+  public enum Kind: Hashable, Sendable { case set, reset, resetAll }
+  public var kind: Kind {
+    switch self {
+    case .set: return .set
+    case .reset: return .reset
+    case .resetAll: return .resetAll
+    }
+  }
 }
 
 extension SettingsEvent: DeclaredEvent {

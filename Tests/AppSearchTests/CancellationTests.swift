@@ -8,15 +8,15 @@ import Testing
   @Test func cancellingAbortsTheHTTPRequest() async throws {
     let server = try LoopbackHTTPServer(.neverAnswer)
     defer { server.stop() }
-    let service = ITunesSearchService(baseURL: server.baseURL, timeout: .seconds(30))
+    let service = ITunesSearchService(baseURL: server.baseURL, timeout: .seconds(300))
     let search = Task { try await service.search(SearchQuery(term: "slow")) }
     #expect(await server.waitForRequests(1))
     let start = ContinuousClock.now
     search.cancel()
     await #expect(throws: CancellationError.self) { try await search.value }
     #expect(
-      ContinuousClock.now - start < .seconds(20),
-      "ended by cancellation, well before the 30 s timeout")
+      ContinuousClock.now - start < .seconds(120),
+      "ended by cancellation, well before the 300 s timeout")
     // The connection is really closed, not just abandoned.
     #expect(await server.waitForClientHangUp())
   }

@@ -51,6 +51,17 @@ struct FeatureContractTests {
       Self.send("counter", #"{"type":"set","value":\#(digits)}"#))
     #expect(tooLarge.errorCode == "parse_error")
     #expect(tooLarge.errorMessage.utf8.count < 200, "\(tooLarge.errorMessage.prefix(300))")
+    // Names are quoted short too, whatever field they are in.
+    let name = String(repeating: "n", count: 10_000)
+    for line in [
+      #"{"op":"\#(name)"}"#, #"{"op":"get","feature":"\#(name)"}"#,
+      Self.send("counter", #"{"type":"\#(name)"}"#),
+      Self.send("counter", #"{"type":"set","\#(name)":1}"#),
+    ] {
+      let reply = try await client.call(line)
+      #expect(reply["ok"] == false)
+      #expect(reply.errorMessage.utf8.count < 300, "\(reply.errorMessage.prefix(100))")
+    }
     let huge = String(repeating: "x", count: 100_000)
     let long = try await client.call(Self.send("counter", #"{"type":"set","value":"\#(huge)"}"#))
     #expect(long.errorCode == "invalid_field")
@@ -121,6 +132,21 @@ struct FeatureContractTests {
     let cleared = try await client.call(Self.send("search", #"{"type":"clearMarks"}"#))
     #expect(cleared["outcome"] == "handled")
     #expect(cleared["state"]?["marks"] == [])
+  }
+
+  /// Issue 12.1 with 10.3: a toggleMark pipelined right after a search marks from its results.
+  @Test func aMarkPipelinedAfterASearchSeesItsResults() async throws {
+    let daemon = try await DaemonProcess()
+    let client = try daemon.client()
+    let bash = 8_126_059_506_875_743  // the package bash's id, the same on every machine
+    try client.write(
+      Self.send("search", #"{"type":"search","term":"bash"}"#) + "\n"
+        + Self.send("search", #"{"type":"toggleMark","id":\#(bash)}"#) + "\n")
+    let searched = try JSON(parsing: try #require(await client.readLine(timeout: .seconds(20))))
+    let marked = try JSON(parsing: try #require(await client.readLine(timeout: .seconds(20))))
+    #expect(searched["outcome"] == "handled")
+    #expect(marked["outcome"] == "handled", "\(marked)")
+    #expect(marked["state"]?["marks"]?[0]?["name"] == "bash")
   }
 
   /// Issue 9.8: a search that fails ends `failed`, and the state shows the failed activity.

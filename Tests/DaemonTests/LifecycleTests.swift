@@ -30,9 +30,12 @@ struct LifecycleTests {
   @Test func drainHookLetsInFlightRepliesThrough() async throws {
     let delegate = SlowDelegate()
     let directory = TemporaryDirectory()
+    var configuration = quietConfiguration(directory.socketPath)
+    // The drain finishes as soon as the reply is sent; the bound only matters when the
+    // machine is so busy (ThreadSanitizer, full suite) that the default 10 s would pass first.
+    configuration.drainTimeout = .seconds(120)
     let server = Server(
-      configuration: quietConfiguration(directory.socketPath), delegate: delegate,
-      drain: { await delegate.waitUntilIdle() })
+      configuration: configuration, delegate: delegate, drain: { await delegate.waitUntilIdle() })
     try server.start()
     let client = try TestClient(path: directory.socketPath)
     try client.write("work\n")
@@ -41,7 +44,7 @@ struct LifecycleTests {
     // Once new connections are refused, shutdown has begun and reading has stopped.
     #expect(await eventually { (try? TestClient(path: directory.socketPath)) == nil })
     try client.write("late\n")
-    #expect(await stopped(server))
+    #expect(await stopped(server, within: .seconds(120)))
     #expect(try await client.readToEnd() == ["work done"])
     #expect(delegate.started.load(ordering: .relaxed) == 1)
   }

@@ -167,7 +167,7 @@ import Wire
     let counter = CounterBloc(storage: storage)
     let search = AppSearchBloc(storage: storage)
     #expect(settings.restoreIssue == nil && counter.restoreIssue == nil)
-    #expect(search.marksRestoreIssue == nil)
+    #expect(storage.snapshot.keys.count == 3, "nothing was kept aside")
     #expect(counter.state.count == 41)
     #expect(settings.state.counterStep == 5 && settings.state.counterMaximum == 50)
     #expect(settings.state.searchBackend == .itunes && settings.state.searchCountry == "se")

@@ -31,17 +31,3 @@ struct SavedMarks: PersistableState {
   /// Version 1's shape.
   struct IDsOnly: Codable { var marks: [Int64] }
 }
-
-/// Keeps ``SavedMarks`` in storage with the core's persistence (restore, versions, unreadable
-/// values kept aside, coalesced writes), beside the bloc whose results are not worth storing.
-final class MarksCubit: Cubit<SavedMarks>, @unchecked Sendable {
-  // @unchecked: the library's pattern; BlocBase keeps all mutable state behind its own lock.
-
-  init(storage: any BlocStorage) {
-    super.init(
-      initialState: SavedMarks(marks: []),
-      persistence: Persistence(storage: storage, key: AppSearchFeature.marksStorageKey))
-  }
-
-  override var name: String { "AppSearchMarks" }
-}

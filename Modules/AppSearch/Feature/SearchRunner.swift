@@ -9,24 +9,24 @@ import BlocCore
 struct SearchRunner: Sendable {
   let configuration: any SearchConfigurationSource
   let services: AppSearchServices
-  let edits: StateEdits<AppSearchState>
 
   func run(_ term: String, _ emit: Emitter<AppSearchState>) async throws {
     try Task.checkCancellation()
     let now = configuration.configuration
     let term = term.trimmed
     let query = SearchQuery(term: term, country: now.country, limit: now.limit)
-    edits.apply(emit) { $0.begin(term) }
+    emit.update { $0.begin(term) }
     let answer: Result<[App], any Error>
     do {
       answer = .success(try await services.service(for: now.source).search(query))
     } catch {
       answer = .failure(error)
     }
-    // Superseded by a newer search, or closed: the emitter is inactive, so `apply` emits
-    // nothing and the outcome is cancelled, whatever the service answered.
+    // Superseded by a newer search, cleared, or closed: the emitter is inactive, so nothing is
+    // emitted and the outcome is cancelled, whatever the service answered.
+    guard emit.isActive else { return }
     var applied = false
-    edits.apply(emit) { applied = $0.finish(term, from: now.source, with: answer) }
+    emit.update { applied = $0.finish(term, from: now.source, with: answer) }
     if applied, case .failure(let error) = answer { throw error }
   }
 }

@@ -186,7 +186,8 @@ public final class RequestDispatcher: ConnectionDelegate {
     default:
       throw WireError(
         .unknownOp,
-        "unknown op '\(request.op)'; valid ops: " + Request.Op.all.joined(separator: ", "))
+        "unknown op '\(request.op.prefix(64))'; valid ops: "
+          + Request.Op.all.joined(separator: ", "))
     }
   }
 
@@ -272,7 +273,7 @@ public final class RequestDispatcher: ConnectionDelegate {
         .invalidField, "field 'feature' must be a string (one of: \(known)), got \(value.typeName)")
     }
     guard let feature = registry.feature(named: name) else {
-      throw WireError(.unknownFeature, "unknown feature '\(name)'; features: \(known)")
+      throw WireError(.unknownFeature, "unknown feature '\(name.prefix(64))'; features: \(known)")
     }
     return feature
   }

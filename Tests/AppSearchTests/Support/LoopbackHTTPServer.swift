@@ -66,12 +66,12 @@ final class LoopbackHTTPServer: Sendable {
   }
 
   /// Waits until `count` requests arrived; false on timeout.
-  func waitForRequests(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+  func waitForRequests(_ count: Int, timeout: Duration = .seconds(30)) async -> Bool {
     await waitUntil(timeout) { $0.requestLines.count >= count }
   }
 
   /// Waits until the client hung up on a held connection; false on timeout.
-  func waitForClientHangUp(timeout: Duration = .seconds(5)) async -> Bool {
+  func waitForClientHangUp(timeout: Duration = .seconds(30)) async -> Bool {
     await waitUntil(timeout) { $0.connectionsClosedByClient > 0 }
   }
 
