@@ -151,7 +151,7 @@ struct DaemonProcessTests {
       #"{"op":"send","feature":"counter","event":{"type":"increment"}}"#)
     let stored = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/rel")
     #expect(stored.contains { $0.hasPrefix("journal.") }, "\(stored)")
-    #expect(daemon.log.contains("state in \(directory.path)/rel;"), "\(daemon.log)")
+    #expect(await daemon.waitForLog("state in \(directory.path)/rel;"), "\(daemon.log)")
   }
 
   @Test func aStaleSocketFileIsReplaced() async throws {

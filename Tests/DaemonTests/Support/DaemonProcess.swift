@@ -72,6 +72,17 @@ final class DaemonProcess {
   /// What the daemon wrote to stderr and stdout so far.
   var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+  /// Waits until the log holds `text` (the daemon may answer a client before it logs that it
+  /// serves); false on timeout.
+  func waitForLog(_ text: String, timeout: Duration = .seconds(30)) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if log.contains(text) { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return log.contains(text)
+  }
+
   /// Waits until a client can connect to `path`; throws if the daemon exits first.
   func waitUntilServing(at path: String, timeout: Duration = .seconds(30)) async throws {
     let deadline = ContinuousClock.now + timeout
