@@ -35,15 +35,19 @@ let package = Package(
       name: "StateServer", dependencies: ["Wire", "BlocCore", "FeatureKit"],
       path: "Modules/StateServer"),
 
-    .executableTarget(
-      name: "stated",
+    // The features the daemon serves, composed in one place (Apps/stated/Features/Features.swift
+    // registers them); a library so the fuzz target of event decoding serves the same ones.
+    .target(
+      name: "StatedFeatures",
       dependencies: [
-        "StateServer", "Wire", "FeatureKit",
-        // The features it serves (Apps/stated/Features.swift registers them).
+        "StateServer", "BlocCore", "FeatureKit",
         "Counter", "Settings", "AppSearch",
         // new-feature: daemon dependencies go above this line.
       ],
-      path: "Apps/stated"),
+      path: "Apps/stated/Features"),
+    .executableTarget(
+      name: "stated", dependencies: ["StateServer", "Wire", "StatedFeatures"],
+      path: "Apps/stated", exclude: ["Features"]),
     // statectl: the command-line logic lives in StatectlCore (unit-tested by CLITests);
     // the executable is only main.swift, linked with a static Swift runtime so that a
     // whole `statectl send` process starts in about a millisecond. Only this
@@ -73,7 +77,7 @@ let package = Package(
     .executableTarget(
       name: "fuzz-events",
       dependencies: [
-        "FuzzSupport", "Wire", "StateServer", "BlocCore", "Counter", "Settings", "AppSearch",
+        "FuzzSupport", "Wire", "StateServer", "BlocCore", "AppSearch", "StatedFeatures",
       ],
       path: "Scripts/Fuzz/Events"),
 

@@ -3,6 +3,7 @@ import BlocCore
 import Foundation
 import Glibc
 import StateServer
+import StatedFeatures
 import Wire
 
 let daemonVersion = "0.1.0"

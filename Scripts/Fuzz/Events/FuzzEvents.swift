@@ -1,10 +1,9 @@
 import AppSearch
 import BlocCore
-import Counter
 import Dispatch
 import FuzzSupport
-import Settings
 import StateServer
+import StatedFeatures
 import Wire
 
 /// Fuzzes each feature's event decoding the way the daemon reaches it: a `send` request line
@@ -22,20 +21,12 @@ public func fuzzEvents(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   return 0
 }
 
-/// The daemon's features as `stated` registers them (Apps/stated/Features.swift), in memory,
+/// The daemon's features, registered as `stated` registers them (`registerFeatures`), in memory,
 /// with a search service that answers from the term.
 let registry: FeatureRegistry = {
-  let storage = InMemoryStorage()
-  let settings = SettingsBloc(storage: storage)
   let registry = FeatureRegistry()
-  registry.register(
-    CounterFeature.self, CounterBloc(rules: CounterRulesFromSettings(settings), storage: storage))
-  registry.register(SettingsFeature.self, settings)
-  registry.register(
-    AppSearchFeature.self,
-    AppSearchBloc(
-      configuration: SearchConfigurationFromSettings(settings), storage: storage,
-      services: .using(EchoSearchService())))
+  registerFeatures(
+    in: registry, storage: InMemoryStorage(), searchServices: .using(EchoSearchService()))
   return registry
 }()
 
@@ -64,32 +55,6 @@ func checkEvent(_ input: UnsafeRawBufferPointer) {
   fuzzCheck(
     done.wait(timeout: .now() + .seconds(10)) == .success,
     "event \(payload.json) of \(feature.name) reached no outcome in 10 s")
-}
-
-// The daemon's adapters from Settings (they live in the `stated` executable, which a fuzz
-// target cannot import), so that settings events change what the other features do.
-
-struct CounterRulesFromSettings: CounterRulesSource {
-  let settings: SettingsBloc
-  init(_ settings: SettingsBloc) { self.settings = settings }
-
-  var rules: CounterRules {
-    let now = settings.state
-    return CounterRules(
-      step: now.counterStep, minimum: now.counterMinimum, maximum: now.counterMaximum)
-  }
-}
-
-struct SearchConfigurationFromSettings: SearchConfigurationSource {
-  let settings: SettingsBloc
-  init(_ settings: SettingsBloc) { self.settings = settings }
-
-  var configuration: SearchConfiguration {
-    let now = settings.state
-    return SearchConfiguration(
-      source: now.searchBackend == .itunes ? .itunes : .packages, country: now.searchCountry,
-      limit: now.searchLimit, throttle: .milliseconds(now.searchThrottleMs))
-  }
 }
 
 /// Answers every search at once with two apps made from the term.

@@ -8,10 +8,21 @@ import StateServer
 /// Creates the feature blocs (each restores its stored state; problems are logged by the
 /// `LoggingObserver`) and registers them: the one place that lists the features. Adding a
 /// feature is one `registry.register` line here (and its target in Package.swift).
+/// `stated` serves what this registers; the fuzz target of event decoding uses it too, with a
+/// search service that answers from memory.
 ///
 /// Settings is a feature like the others; the counter's rules and the search's configuration
 /// are read from it by the adapters below, at the moment each is needed.
-func registerFeatures(in registry: FeatureRegistry, storage: any BlocStorage, logger: Logger) {
+///
+/// ```swift
+/// let registry = FeatureRegistry()
+/// registerFeatures(in: registry, storage: InMemoryStorage())
+/// registry.names  // ["counter", "settings", "search"]
+/// ```
+public func registerFeatures(
+  in registry: FeatureRegistry, storage: any BlocStorage,
+  searchServices: AppSearchServices = liveSearchServices(), logger: Logger? = nil
+) {
   let settings = SettingsBloc(storage: storage)
   registry.register(
     CounterFeature.self, CounterBloc(rules: CounterRulesFromSettings(settings), storage: storage))
@@ -20,17 +31,17 @@ func registerFeatures(in registry: FeatureRegistry, storage: any BlocStorage, lo
     AppSearchFeature.self,
     AppSearchBloc(
       configuration: SearchConfigurationFromSettings(settings), storage: storage,
-      services: searchServices()))
+      services: searchServices))
   // new-feature: registrations go above this line.
 
-  logger.info(
+  logger?.info(
     "serving \(registry.names.joined(separator: ", ")); settings \(settings.state == .defaults ? "defaults" : "customized")"
   )
 }
 
 /// The live search services; `STATED_ITUNES_URL` points the App Store backend at another
 /// endpoint of the same API (a mirror, or a test's server).
-func searchServices() -> AppSearchServices {
+public func liveSearchServices() -> AppSearchServices {
   guard let text = ProcessInfo.processInfo.environment["STATED_ITUNES_URL"],
     let url = URL(string: text)
   else { return .live }
@@ -39,11 +50,11 @@ func searchServices() -> AppSearchServices {
 }
 
 /// The counter's step and bounds, read from the settings at each event.
-struct CounterRulesFromSettings: CounterRulesSource {
+public struct CounterRulesFromSettings: CounterRulesSource {
   let settings: SettingsBloc
-  init(_ settings: SettingsBloc) { self.settings = settings }
+  public init(_ settings: SettingsBloc) { self.settings = settings }
 
-  var rules: CounterRules {
+  public var rules: CounterRules {
     let now = settings.state
     return CounterRules(
       step: now.counterStep, minimum: now.counterMinimum, maximum: now.counterMaximum)
@@ -53,11 +64,11 @@ struct CounterRulesFromSettings: CounterRulesSource {
 /// The search's configuration, read from the settings as each search starts. Offline by
 /// default: `searchBackend` is `packages` (this machine's package catalog) until a client sets
 /// it to `itunes`.
-struct SearchConfigurationFromSettings: SearchConfigurationSource {
+public struct SearchConfigurationFromSettings: SearchConfigurationSource {
   let settings: SettingsBloc
-  init(_ settings: SettingsBloc) { self.settings = settings }
+  public init(_ settings: SettingsBloc) { self.settings = settings }
 
-  var configuration: SearchConfiguration {
+  public var configuration: SearchConfiguration {
     let now = settings.state
     return SearchConfiguration(
       source: now.searchBackend == .itunes ? .itunes : .packages, country: now.searchCountry,
