@@ -113,8 +113,9 @@ import Testing
     await #expect(throws: SearchFailure.timedOut) {
       try await search(.neverAnswer, timeout: .milliseconds(500))
     }
+    // It waited for the timeout (no upper bound: a loaded machine may take longer to notice).
     let elapsed = ContinuousClock.now - start
-    #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(20), "took \(elapsed)")
+    #expect(elapsed >= .milliseconds(450), "took \(elapsed)")
   }
 
   @Test func closedPortIsUnreachable() async throws {
