@@ -87,7 +87,9 @@ let package = Package(
       name: "BlocTestTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTestTests"),
     .testTarget(
       name: "FeatureTests",
-      dependencies: ["BlocCore", "BlocTest", "FeatureKit", "Counter", "Settings", "AppSearch"],
+      dependencies: [
+        "BlocCore", "BlocTest", "FeatureKit", "Counter", "Settings", "AppSearch", "StatedFeatures",
+      ],
       path: "Tests/FeatureTests"),
     .testTarget(
       name: "AppSearchTests", dependencies: ["AppSearch", "BlocCore", "FeatureKit"],

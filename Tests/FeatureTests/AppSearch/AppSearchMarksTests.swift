@@ -3,6 +3,7 @@ import BlocCore
 import BlocTest
 import Foundation
 import Settings
+import StatedFeatures
 import Testing
 
 /// Marks: toggling, surviving searches, clears and restarts, refusals, the stored form.
@@ -185,7 +186,7 @@ import Testing
     let storage = try FileStorage(directory: directory)
     let settings = SettingsBloc(storage: storage)
     let search = AppSearchBloc(
-      configuration: ConfigurationFromSettings(settings), storage: storage,
+      configuration: SearchConfigurationFromSettings(settings), storage: storage,
       services: .using(FakeSearchService()))
     await settings.send(.set(.searchLimit, 3))
     await search.send(.search("a"))

@@ -2,6 +2,7 @@ import AppSearch
 import BlocCore
 import BlocTest
 import Settings
+import StatedFeatures
 import Testing
 
 /// Searching: throttling in virtual time, stale answers, blank terms, failures, settings.
@@ -48,7 +49,7 @@ import Testing
     await blocTest(
       build: { clock in
         AppSearchBloc(
-          configuration: ConfigurationFromSettings(settings), storage: InMemoryStorage(),
+          configuration: SearchConfigurationFromSettings(settings), storage: InMemoryStorage(),
           services: .using(FakeSearchService()),
           clock: clock)
       },
@@ -188,7 +189,7 @@ import Testing
     await blocTest(
       build: { clock in
         AppSearchBloc(
-          configuration: ConfigurationFromSettings(settings), storage: InMemoryStorage(),
+          configuration: SearchConfigurationFromSettings(settings), storage: InMemoryStorage(),
           services: AppSearchServices(packages: packages, itunes: itunes), clock: clock)
       },
       act: { context in

@@ -3,6 +3,7 @@ import BlocTest
 import Counter
 import Foundation
 import Settings
+import StatedFeatures
 import Testing
 
 @Suite struct CounterBlocTests {
@@ -45,7 +46,9 @@ import Testing
   @Test func aSettingsChangeAppliesToTheNextEvent() async {
     let settings = SettingsBloc(storage: InMemoryStorage())
     await blocTest(
-      build: { _ in CounterBloc(rules: RulesFromSettings(settings), storage: InMemoryStorage()) },
+      build: { _ in
+        CounterBloc(rules: CounterRulesFromSettings(settings), storage: InMemoryStorage())
+      },
       act: { context in
         await context.bloc.send(.increment)
         await settings.send(.set(.counterStep, 5))

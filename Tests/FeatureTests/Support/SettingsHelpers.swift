@@ -1,5 +1,3 @@
-import AppSearch
-import Counter
 import Settings
 
 extension SettingsState {
@@ -10,30 +8,5 @@ extension SettingsState {
     } catch {
       fatalError("test settings refused: \(error)")
     }
-  }
-}
-
-/// The counter's rules read from a settings bloc, as the daemon composes them.
-struct RulesFromSettings: CounterRulesSource {
-  let settings: SettingsBloc
-  init(_ settings: SettingsBloc) { self.settings = settings }
-
-  var rules: CounterRules {
-    let now = settings.state
-    return CounterRules(
-      step: now.counterStep, minimum: now.counterMinimum, maximum: now.counterMaximum)
-  }
-}
-
-/// The search's configuration read from a settings bloc, as the daemon composes it.
-struct ConfigurationFromSettings: SearchConfigurationSource {
-  let settings: SettingsBloc
-  init(_ settings: SettingsBloc) { self.settings = settings }
-
-  var configuration: SearchConfiguration {
-    let now = settings.state
-    return SearchConfiguration(
-      source: now.searchBackend == .itunes ? .itunes : .packages, country: now.searchCountry,
-      limit: now.searchLimit, throttle: .milliseconds(now.searchThrottleMs))
   }
 }
