@@ -87,19 +87,9 @@ struct NotifySocket {
   init(path: String) throws {
     self.path = path
     fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      let bytes = Array(path.utf8)
-      raw.copyBytes(from: bytes)
-      raw[bytes.count] = 0
+    guard fd >= 0, bind(fd, toPath: path) == 0 else {
+      throw ProcessFailure(description: "cannot bind \(path)")
     }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard fd >= 0, bound == 0 else { throw ProcessFailure(description: "cannot bind \(path)") }
     // A bound on a hang, not a timing assertion: READY=1 has been sent before we read.
     var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -31,6 +31,13 @@ struct TemporaryDirectory {
 func bindSocket(path: String, listen shouldListen: Bool = true) -> Int32 {
   let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
   precondition(fd >= 0)
+  precondition(bind(fd, toPath: path) == 0, "bind failed: errno \(errno)")
+  if shouldListen { precondition(listen(fd, 8) == 0) }
+  return fd
+}
+
+/// Binds `fd` to the Unix socket address `path`; what bind(2) returns.
+func bind(_ fd: Int32, toPath path: String) -> Int32 {
   var address = sockaddr_un()
   address.sun_family = sa_family_t(AF_UNIX)
   withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -38,14 +45,11 @@ func bindSocket(path: String, listen shouldListen: Bool = true) -> Int32 {
     raw.copyBytes(from: bytes)
     raw[bytes.count] = 0
   }
-  let result = withUnsafePointer(to: &address) {
+  return withUnsafePointer(to: &address) {
     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
       bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
     }
   }
-  precondition(result == 0, "bind failed: errno \(errno)")
-  if shouldListen { precondition(listen(fd, 8) == 0) }
-  return fd
 }
 
 /// Runs `body` on a new POSIX thread (blocking socket code stays off the Swift pool).

@@ -134,9 +134,14 @@ func statectl(
 ) async throws -> ProcessResult {
   let (process, output, error) = try startStatectl(
     arguments, environment: environment, prefix: prefix)
+  return try await collect(process, output: output, error: error)
+}
+
+/// Waits for a started process, draining its pipes while it runs so that a large output
+/// cannot block it; returns its status and output.
+func collect(_ process: Process, output: Pipe, error: Pipe) async throws -> ProcessResult {
   let out = PipeLines(output)
   let err = PipeLines(error)
-  // Drain while it runs, so a large output cannot block it.
   while process.isRunning {
     out.pump()
     err.pump()
@@ -253,13 +258,5 @@ func runTool(
     inputPipe.fileHandleForWriting.write(Data(input.utf8))
     try inputPipe.fileHandleForWriting.close()
   }
-  let out = PipeLines(output)
-  let err = PipeLines(error)
-  while process.isRunning {
-    out.pump()
-    err.pump()
-    try await Task.sleep(for: .milliseconds(1))
-  }
-  let status = try await waitForExit(process)
-  return ProcessResult(status: status, standardOutput: out.rest(), standardError: err.rest())
+  return try await collect(process, output: output, error: error)
 }
