@@ -5,7 +5,7 @@ import BlocTest
 import Testing
 
 // tour: cubit
-final class CounterCubitTour: Cubit<Int>, @unchecked Sendable {
+final class CounterCubitTour: Cubit<Int>, @unchecked Sendable {  // state behind locks
   init() { super.init(initialState: 0) }
 
   func increment() throws { try emit(state + 1) }
@@ -26,7 +26,7 @@ func makeCounterBloc() -> Bloc<TourEvent, Int> {
 // end
 
 // tour: subclass
-final class CounterBlocTour: Bloc<TourEvent, Int>, @unchecked Sendable {
+final class CounterBlocTour: Bloc<TourEvent, Int>, @unchecked Sendable {  // state behind locks
   init() {
     super.init(initialState: 0)
     on(.increment) { _, emit in emit(emit.state + 1) }
