@@ -135,7 +135,7 @@ registerFeatures(in: registry, storage: storage, logger: logger)
 
 let dispatcher = RequestDispatcher(
   registry: registry, version: daemonVersion, maxFrameBytes: options.maxFrameBytes,
-  logger: logger)
+  batching: storage, logger: logger)
 let server = Server(
   configuration: configuration, delegate: dispatcher, drain: { await dispatcher.drain() })
 // Installed before serving, so a signal sent as soon as requests are answered is not lost.

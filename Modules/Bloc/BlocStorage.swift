@@ -47,6 +47,22 @@ extension BlocStorage {
   }
 }
 
+/// A storage whose writes can be gathered into batches the caller marks out: an event loop
+/// begins one before it handles the requests of a turn and commits it after, so that every
+/// change of the turn, whatever the bloc, shares one write (``JournalStorage``).
+///
+/// ```swift
+/// storage.beginBatch()
+/// for request in requestsReadThisTurn { handle(request) }  // blocs change, nothing written yet
+/// storage.commitBatch()  // one write for all of them
+/// ```
+public protocol WriteBatching: Sendable {
+  /// Holds new writes until the matching ``commitBatch()``. Batches may nest.
+  func beginBatch()
+  /// Ends a ``beginBatch()``; when no other is open, writes what was held.
+  func commitBatch()
+}
+
 /// Keeps values in memory; for tests.
 public final class InMemoryStorage: BlocStorage {
   private let values = Locked<[String: Data]>([:])

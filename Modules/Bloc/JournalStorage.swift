@@ -30,7 +30,7 @@ import Foundation
 /// …
 /// storage.close()  // at shutdown: everything written and synced
 /// ```
-public final class JournalStorage: BlocStorage {
+public final class JournalStorage: BlocStorage, WriteBatching {
   public typealias SyncPolicy = FileStorage.SyncPolicy
 
   /// When the journal is compacted into a snapshot.
@@ -63,7 +63,20 @@ public final class JournalStorage: BlocStorage {
     var bytes: [UInt8] = []
     var changes: [(key: String, value: Data?)] = []
     var completions: [@Sendable ((any Error)?) -> Void] = []
+    /// Blocs whose newest state goes into this batch, taken when it is written.
+    var staged: [any StagedState] = []
     var draining = false
+    /// Open ``beginBatch()``s: while there are any, new writes wait for ``commitBatch()``.
+    var holds = 0
+
+    var isEmpty: Bool { completions.isEmpty && staged.isEmpty }
+
+    /// Whether a drain should start now for work just added (and marks it started).
+    mutating func startsDrain(evenIfHeld: Bool = false) -> Bool {
+      guard !draining, holds == 0 || evenIfHeld else { return false }
+      draining = true
+      return true
+    }
   }
 
   private struct OpenJournal {
@@ -201,12 +214,44 @@ public final class JournalStorage: BlocStorage {
     compactor.sync {}
   }
 
+  // MARK: Batches
+
+  /// Holds the writes that arrive from now on until ``commitBatch()``, so they share one
+  /// batch: for an event loop, around the requests of one turn. Batches may nest.
+  public func beginBatch() {
+    queue.withLock { $0.holds += 1 }
+  }
+
+  /// Ends a ``beginBatch()``; when no other is open, writes what waited in one batch. With
+  /// `.deferred` the batch is written on the calling thread, so the completions run there
+  /// before this returns (no thread hand-off); with `.always` it is written and synced on the
+  /// journal's writer thread, so the caller is not blocked for the sync.
+  public func commitBatch() {
+    let start = queue.withLock { batch -> Bool in
+      batch.holds -= 1
+      guard !batch.isEmpty else { return false }
+      return batch.startsDrain()
+    }
+    guard start else { return }
+    if syncPolicy == .deferred { drain() } else { writer.async { self.drain() } }
+  }
+
   // MARK: Writing
+
+  /// A bloc's persister has a state to store: its newest goes into the next batch.
+  func stage(_ source: any StagedState) {
+    let start = queue.withLock { batch -> Bool in
+      batch.staged.append(source)
+      return batch.startsDrain()
+    }
+    if start { writer.async { self.drain() } }
+  }
 
   private func appendAndWait(_ changes: [(key: String, value: Data?)]) throws {
     let done = DispatchSemaphore(value: 0)
     let result = Locked<(any Error)?>(nil)
-    append(changes) { error in
+    // Not held by an open batch: its caller may be the one that would commit it.
+    append(changes, evenIfHeld: true) { error in
       result.withLock { $0 = error }
       done.signal()
     }
@@ -215,7 +260,7 @@ public final class JournalStorage: BlocStorage {
   }
 
   private func append(
-    _ changes: [(key: String, value: Data?)],
+    _ changes: [(key: String, value: Data?)], evenIfHeld: Bool = false,
     _ completion: @escaping @Sendable ((any Error)?) -> Void
   ) {
     let start = queue.withLock { batch -> Bool in
@@ -228,9 +273,7 @@ public final class JournalStorage: BlocStorage {
         batch.changes.append(change)
       }
       batch.completions.append(completion)
-      if batch.draining { return false }
-      batch.draining = true
-      return true
+      return batch.startsDrain(evenIfHeld: evenIfHeld)
     }
     if start { writer.async { self.drain() } }
   }
@@ -239,17 +282,30 @@ public final class JournalStorage: BlocStorage {
   /// into the next.
   private func drain() {
     while true {
-      let batch = queue.withLock { batch -> Batch? in
-        guard !batch.completions.isEmpty else {
+      let taken = queue.withLock { batch -> Batch? in
+        guard !batch.isEmpty else {
           batch.draining = false
           return nil
         }
         let taken = batch
-        batch = Batch(draining: true)
+        batch = Batch(draining: true, holds: taken.holds)
         batch.bytes.reserveCapacity(taken.bytes.count)
         return taken
       }
-      guard let batch else { return }
+      guard var batch = taken else { return }
+      for source in batch.staged {
+        guard let write = source.takeForWrite() else { continue }
+        do {
+          try Self.validate(write.key)
+        } catch {
+          write.completion(error)
+          continue
+        }
+        JournalFormat.append(.put, key: write.key, value: write.data, to: &batch.bytes)
+        batch.changes.append((write.key, write.data))
+        batch.completions.append(write.completion)
+      }
+      guard !batch.completions.isEmpty else { continue }
       let error = writeBatch(batch)
       if error == nil {
         values.withLock { values in
@@ -411,3 +467,5 @@ extension Array where Element: Hashable {
     return filter { seen.insert($0).inserted }
   }
 }
+
+extension JournalStorage: StateSink {}

@@ -1,16 +1,17 @@
-import Dispatch
 import Foundation
 
 /// Writes a bloc's latest state in the background and tells waiters when a version is stored.
 ///
-/// Writes coalesce: while one write is in flight, newer states replace each other and only the
-/// newest is written next (group commit), so a burst of changes costs few writes and every
-/// waiter is released by the first write that covers its version.
+/// Writes coalesce: the persister stages itself with its ``StateSink`` once, and the sink takes
+/// the newest state when it writes; changes made meanwhile, or while that write is in flight,
+/// replace each other, so a burst of changes costs few writes and every waiter is released by
+/// the first write that covers its version. A journal takes the states of many blocs in one
+/// batch.
 ///
 /// A failed write is never retried with the same state: the bloc rolls its state back to the
 /// last stored one (``Hooks/rollBack``), and every version up to the rollback fails, so a change
 /// refused once can never be stored later, and nobody is told of a state that is not stored.
-final class Persister<State: Sendable>: Sendable {
+final class Persister<State: Sendable>: StagedState {
   /// How the persister talks back to its bloc; called outside the persister's lock.
   struct Hooks: Sendable {
     /// `version` (and every older one) is stored as `state`; called before waiters are released.
@@ -25,6 +26,7 @@ final class Persister<State: Sendable>: Sendable {
   private struct Progress {
     var pending: (version: UInt64, state: State)?
     var scheduled: UInt64 = 0
+    /// Staged with the sink or being written: a newer state waits in `pending` meanwhile.
     var writing = false
     var durable: UInt64
     /// Versions at or below this were abandoned by a rollback: never written, never waited on.
@@ -45,16 +47,13 @@ final class Persister<State: Sendable>: Sendable {
 
   private let persistence: Persistence<State>
   private let progress: Locked<Progress>
-  // Blocking writes of a synchronous storage run here, off the cooperative pool, one at a time.
-  private let queue: DispatchQueue?
+  private let sink: any StateSink
   private let hooks: Locked<Hooks?>
 
   init(_ persistence: Persistence<State>, durable version: UInt64) {
     self.persistence = persistence
     self.progress = Locked(Progress(durable: version))
-    self.queue =
-      persistence.storage.writesAsynchronously
-      ? nil : DispatchQueue(label: "bloc.persist.\(persistence.key)")
+    self.sink = (persistence.storage as? any StateSink) ?? WriteThrough(persistence)
     self.hooks = Locked(nil)
   }
 
@@ -62,7 +61,7 @@ final class Persister<State: Sendable>: Sendable {
   func connect(_ hooks: Hooks) { self.hooks.withLock { $0 = hooks } }
 
   func schedule(_ state: State, version: UInt64) {
-    let start = progress.withLock { progress -> Bool in
+    let stage = progress.withLock { progress -> Bool in
       // A change racing a rollback that already covers it: it failed with the others.
       if version <= progress.abandonedThrough { return false }
       // Two changes can reach here out of order (applied under the bloc's lock, scheduled
@@ -74,7 +73,33 @@ final class Persister<State: Sendable>: Sendable {
       progress.writing = true
       return true
     }
-    if start { startNextWrite() }
+    if stage { sink.stage(self) }
+  }
+
+  /// The newest state, encoded, for the sink's next write; nil when a rollback dropped it.
+  func takeForWrite() -> StagedWrite? {
+    let next = progress.withLock { progress -> (version: UInt64, state: State)? in
+      guard let pending = progress.pending else {
+        progress.writing = false
+        return nil
+      }
+      progress.pending = nil
+      return pending
+    }
+    guard let (version, state) = next else {
+      releaseLeftoverWaiters()
+      return nil
+    }
+    let key = persistence.key
+    do {
+      let data = try persistence.encode(state)
+      return StagedWrite(key: key, data: data) { error in
+        self.finish(version, state, error.map { Self.failure(key, $0) })
+      }
+    } catch {
+      finish(version, state, .writeFailed(key: key, reason: "\(error)"))
+      return nil
+    }
   }
 
   /// Waits until `version` (or a later one) is stored; returns the error if that write failed.
@@ -134,41 +159,6 @@ final class Persister<State: Sendable>: Sendable {
     }
   }
 
-  private func startNextWrite() {
-    let next = progress.withLock { progress -> (version: UInt64, state: State)? in
-      guard let pending = progress.pending else {
-        progress.writing = false
-        return nil
-      }
-      progress.pending = nil
-      return pending
-    }
-    guard let (version, state) = next else {
-      releaseLeftoverWaiters()
-      return
-    }
-    let data: Data
-    do {
-      data = try persistence.encode(state)
-    } catch {
-      finish(version, state, .writeFailed(key: persistence.key, reason: "\(error)"))
-      return
-    }
-    let key = persistence.key
-    let storage = persistence.storage
-    if let queue {
-      queue.async {
-        var failure: PersistenceError?
-        do { try storage.write(key, data) } catch { failure = Self.failure(key, error) }
-        self.finish(version, state, failure)
-      }
-    } else {
-      storage.write(key, data) { error in
-        self.finish(version, state, error.map { Self.failure(key, $0) })
-      }
-    }
-  }
-
   private func finish(_ version: UInt64, _ state: State, _ failure: PersistenceError?) {
     let hooks = self.hooks.withLock { $0 }
     if let failure {
@@ -191,7 +181,13 @@ final class Persister<State: Sendable>: Sendable {
       }
       for waiter in ready { waiter.notify(nil) }
     }
-    startNextWrite()
+    // A state that came meanwhile goes into the sink's next write.
+    let again = progress.withLock { progress -> Bool in
+      if progress.pending != nil { return true }
+      progress.writing = false
+      return false
+    }
+    if again { sink.stage(self) } else { releaseLeftoverWaiters() }
   }
 
   /// Nothing newer is coming: whoever still waits (for a version never scheduled) learns the

@@ -18,6 +18,15 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
 
   /// The socket is closed; later sends on the connection are dropped. Default: nothing.
   func connectionClosed(_ connection: Connection)
+
+  /// The loop is about to deliver what one turn brought: the frames of every connection that
+  /// became readable (or was resumed). Default: nothing.
+  func loopTurnWillBegin()
+
+  /// Every frame of the turn was delivered; next the loop writes the replies queued so far and
+  /// waits. Finish work gathered over the turn here (the daemon writes the turn's changes to
+  /// its journal in one batch). Default: nothing.
+  func loopTurnDidEnd()
 }
 
 extension ConnectionDelegate {
@@ -28,4 +37,8 @@ extension ConnectionDelegate {
   }
 
   public func connectionClosed(_ connection: Connection) {}
+
+  public func loopTurnWillBegin() {}
+
+  public func loopTurnDidEnd() {}
 }

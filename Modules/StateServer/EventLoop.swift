@@ -4,8 +4,9 @@ import Glibc
 /// the waker's eventfd and every connection.
 ///
 /// Each turn handles ready sockets (one 64 KiB read per readable connection, so a
-/// busy client cannot starve others), then flushes every connection that has new
-/// bytes, batching all replies produced during the turn into one send per connection.
+/// busy client cannot starve others), tells the delegate the turn ended (so the changes of
+/// every request read in it can be stored together), then flushes every connection that has
+/// new bytes, batching all replies produced during the turn into one send per connection.
 /// Nothing here blocks: sockets are non-blocking and a full socket waits for EPOLLOUT.
 final class EventLoop {
   static let readChunkBytes = 64 * 1024
@@ -83,10 +84,14 @@ final class EventLoop {
       }
       let count = epoll.wait(timeoutMilliseconds: timeoutMilliseconds())
       waker.loopDidWake()
+      delegate.loopTurnWillBegin()
       for index in 0..<count {
         let (descriptor, mask) = epoll.event(at: index)
         dispatch(descriptor, mask)
       }
+      // Replies this produces (a journal batch written here) are queued for the next
+      // `processInbox`, which runs before the loop can sleep.
+      delegate.loopTurnDidEnd()
     }
     stopListening()
     listener.release()
@@ -106,6 +111,9 @@ final class EventLoop {
   /// Flushes connections other threads queued bytes for, and applies control requests.
   private func processInbox() {
     let flags = waker.takeInbox(into: &readyScratch)
+    // Resumed connections deliver frames here: one turn of their own.
+    delegate.loopTurnWillBegin()
+    defer { delegate.loopTurnDidEnd() }
     for connection in readyScratch {
       guard let io = lookup(connection) else { continue }
       if io.readingHeld, !connection.isHoldingFrames { resumeHeldFrames(io) }

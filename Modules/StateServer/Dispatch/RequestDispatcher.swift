@@ -30,16 +30,23 @@ public final class RequestDispatcher: ConnectionDelegate {
   public let monitorBacklogBytes: Int
   /// Where large frames are parsed and run.
   private let largeFrames: DispatchQueue
+  /// Gathers the changes of each loop turn into one write (the daemon's journal).
+  private let batching: (any WriteBatching)?
 
   /// - Parameter largeFrameQueue: where large frames are parsed and run; by default a serial
   ///   queue of the dispatcher's own, so they never crowd the machine. (Tests pass a suspended
   ///   queue to hold a large frame in flight.)
+  /// - Parameter batching: the storage the features' blocs share, when it batches writes: the
+  ///   changes of every request read in one loop turn are then stored in one write (and under
+  ///   `--sync always` one sync), and with `.deferred` on the loop thread itself.
   public init(
     registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
     largeFrameBytes: Int = 64 << 10, largeFrameQueue: DispatchQueue? = nil,
-    monitorBacklogBytes: Int = 4 << 20, logger: Logger = .silent
+    monitorBacklogBytes: Int = 4 << 20, batching: (any WriteBatching)? = nil,
+    logger: Logger = .silent
   ) {
     largeFrames = largeFrameQueue ?? DispatchQueue(label: "state-server.large-frames")
+    self.batching = batching
     self.registry = registry
     self.version = version
     self.maxFrameBytes = maxFrameBytes
@@ -119,6 +126,14 @@ public final class RequestDispatcher: ConnectionDelegate {
       return
     }
     session.endOfInput()
+  }
+
+  public func loopTurnWillBegin() {
+    batching?.beginBatch()
+  }
+
+  public func loopTurnDidEnd() {
+    batching?.commitBatch()
   }
 
   public func connectionClosed(_ connection: Connection) {

@@ -1,0 +1,54 @@
+import Dispatch
+import Foundation
+
+/// Where a persisted bloc's states go. A bloc with a state to store stages itself once; the
+/// sink takes the newest state (``StagedState/takeForWrite()``) when it writes: at once
+/// (``WriteThrough``), or with the next batch of a journal, so that every change made until
+/// then shares one write.
+protocol StateSink: Sendable {
+  /// `source` has a state to store; take it now or with the next write.
+  func stage(_ source: any StagedState)
+}
+
+/// A bloc's persister as its sink sees it.
+protocol StagedState: AnyObject, Sendable {
+  /// The newest state not yet written, encoded, with the callback for the write's result; nil
+  /// when there is none any more (a rollback dropped it). Call it once per `stage`.
+  func takeForWrite() -> StagedWrite?
+}
+
+/// One state to write under `key`; call `completion` once it is stored or cannot be.
+struct StagedWrite: Sendable {
+  let key: String
+  let data: Data
+  let completion: @Sendable ((any Error)?) -> Void
+}
+
+/// The sink of a storage that does not batch (``FileStorage``, one of your own): each staged
+/// state is written at once, with ``BlocStorage/write(_:_:completion:)`` when the storage
+/// writes asynchronously, else with the blocking ``BlocStorage/write(_:_:)`` on a queue of the
+/// bloc's own, off the cooperative pool, one write at a time.
+struct WriteThrough: StateSink {
+  let storage: any BlocStorage
+  let queue: DispatchQueue?
+
+  init<State>(_ persistence: Persistence<State>) {
+    storage = persistence.storage
+    queue =
+      storage.writesAsynchronously ? nil : DispatchQueue(label: "bloc.persist.\(persistence.key)")
+  }
+
+  func stage(_ source: any StagedState) {
+    guard let write = source.takeForWrite() else { return }
+    guard let queue else {
+      storage.write(write.key, write.data, completion: write.completion)
+      return
+    }
+    let storage = storage
+    queue.async {
+      var failure: (any Error)?
+      do { try storage.write(write.key, write.data) } catch { failure = error }
+      write.completion(failure)
+    }
+  }
+}

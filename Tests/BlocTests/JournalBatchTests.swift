@@ -1,0 +1,89 @@
+import BlocCore
+import Foundation
+import Testing
+
+/// `beginBatch()`/`commitBatch()`: what an event loop does around the requests of one turn.
+@Suite struct JournalBatchTests {
+  @Test func changesMadeInsideABatchAreWrittenOnceAtItsCommit() async throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage = try JournalStorage(directory: directory, sync: .deferred)
+    let first = TallyBloc(storage: storage)
+    let second = KeyedTallyBloc(storage: storage, key: "other")
+    let before = storage.batchesWritten
+
+    storage.beginBatch()
+    let receipts = (0..<100).flatMap { _ in [first.add(.increment), second.add(.increment)] }
+    #expect(first.state.count == 100, "synchronous handlers ran at once")
+    #expect(storage.batchesWritten == before, "nothing is written while the batch is open")
+    #expect(receipts.allSatisfy { $0.resolvedOutcome == nil }, "no reply before the write")
+    storage.commitBatch()
+
+    // With `.deferred` the commit writes on the calling thread: done when it returns.
+    #expect(storage.batchesWritten == before + 1, "both blocs' 200 changes in one write")
+    #expect(receipts.allSatisfy { $0.resolvedOutcome?.isHandled == true })
+    #expect(first.storedSnapshot.state.count == 100)
+    await first.close()
+    await second.close()
+    storage.close()
+    let reopened = try JournalStorage(directory: directory)
+    #expect(TallyBloc(storage: reopened).state.count == 100)
+    #expect(KeyedTallyBloc(storage: reopened, key: "other").state.count == 100)
+  }
+
+  @Test func nestedBatchesAreWrittenAtTheOutermostCommit() throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage = try JournalStorage(directory: directory, sync: .deferred)
+    let bloc = TallyBloc(storage: storage)
+    storage.beginBatch()
+    storage.beginBatch()
+    let receipt = bloc.add(.increment)
+    storage.commitBatch()
+    #expect(storage.batchesWritten == 0)
+    #expect(receipt.resolvedOutcome == nil)
+    storage.commitBatch()
+    #expect(storage.batchesWritten == 1)
+    #expect(receipt.resolvedOutcome?.isHandled == true)
+    storage.close()
+  }
+
+  @Test func withAlwaysTheBatchIsSyncedOnTheWriterAndRepliesFollow() async throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage = try JournalStorage(directory: directory, sync: .always)
+    let bloc = TallyBloc(storage: storage)
+    storage.beginBatch()
+    let receipts = (0..<50).map { _ in bloc.add(.increment) }
+    storage.commitBatch()
+    for receipt in receipts { #expect(await receipt.outcome.isHandled) }
+    #expect(storage.batchesWritten == 1, "fifty changes, one write and one sync")
+    await bloc.close()
+    storage.close()
+    #expect(TallyBloc(storage: try JournalStorage(directory: directory)).state.count == 50)
+  }
+
+  @Test func aBlockingWriteInsideAnOpenBatchDoesNotWaitForItsCommit() throws {
+    // The thread holding the batch open is the one that would commit it.
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage = try JournalStorage(directory: directory, sync: .deferred)
+    storage.beginBatch()
+    try storage.write("direct", Data("1".utf8))
+    try storage.remove("direct")
+    storage.commitBatch()
+    #expect(try storage.read("direct") == nil)
+    storage.close()
+  }
+
+  @Test func writesOutsideAnyBatchAreStillWrittenByThemselves() async throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage = try JournalStorage(directory: directory, sync: .deferred)
+    let bloc = TallyBloc(storage: storage)
+    #expect(await bloc.add(.increment).outcome.isHandled)
+    #expect(storage.batchesWritten == 1)
+    await bloc.close()
+    storage.close()
+  }
+}
