@@ -33,8 +33,12 @@ public final class Feature: Sendable {
   let watchers: WatchHub
   let monitors: MonitorHub
 
+  /// - Parameter add: decodes a payload and adds the event to `bloc` (built by the caller, where
+  ///   the types are known, so that it is specialised).
+  @usableFromInline
   init<Description: FeatureDescription>(
-    _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>
+    _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>,
+    add: @escaping @Sendable (EventPayload) throws(EventRefusal) -> EventReceipt
   ) {
     name = description.name
     summary = description.summary
@@ -54,10 +58,8 @@ public final class Feature: Sendable {
       let current = bloc.snapshot
       return try codec.snapshot(current.sequence, current.state)
     }
-    addEvent = { payload throws(EventRefusal) in
-      // Wire's parsed value goes straight to the declaration: no text, no second parse.
-      bloc.add(try declaration.decode(type: payload.type, fields: EventInput(payload.fields)))
-    }
+    // Wire's parsed value goes straight to the declaration: no text, no second parse.
+    addEvent = add
     step = { forward in
       // The sequence read after the step covers it (it may also cover later changes).
       (forward ? bloc.redo() : bloc.undo()) ? bloc.sequence : nil
@@ -152,6 +154,7 @@ extension WireError {
 extension EventInput {
   /// An event's members as the feature reads them, one level deep (scalars as they are,
   /// arrays and objects by size).
+  @usableFromInline
   init(_ object: JSONObject) {
     guard !object.isEmpty else {
       self.init()

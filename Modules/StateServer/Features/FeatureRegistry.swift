@@ -21,12 +21,25 @@ public final class FeatureRegistry: Sendable {
   /// Serves `bloc` as the feature `description` describes: its events (decoded and validated
   /// by their declaration), its state (encoded by ``StateEncoder``), its history when it keeps
   /// one, and its updates for watch.
+  @inlinable
   public func register<Description: FeatureDescription>(
     _ description: Description.Type, _ bloc: Bloc<Description.Event, Description.State>
   ) {
-    let name = description.name
+    // Built here, inlined into the caller that knows the event and state types, so that the
+    // path every `send` takes (decode, then `add`) is specialised for them.
+    let declaration = Description.Event.declaration
+    insert(
+      Feature(
+        description, bloc: bloc,
+        add: { payload throws(EventRefusal) in
+          bloc.add(try declaration.decode(type: payload.type, fields: EventInput(payload.fields)))
+        }))
+  }
+
+  @usableFromInline
+  func insert(_ feature: Feature) {
+    let name = feature.name
     precondition(Self.isValidName(name), "feature name '\(name)' must be [A-Za-z0-9._-]+")
-    let feature = Feature(description, bloc: bloc)
     entries.withLock { entries in
       precondition(
         !entries.contains { $0.name == name }, "feature '\(name)' is registered twice")
