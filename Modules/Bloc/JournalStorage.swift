@@ -222,10 +222,10 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     queue.withLock { $0.holds += 1 }
   }
 
-  /// Ends a ``beginBatch()``; when no other is open, writes what waited in one batch. With
-  /// `.deferred` the batch is written on the calling thread, so the completions run there
-  /// before this returns (no thread hand-off); with `.always` it is written and synced on the
-  /// journal's writer thread, so the caller is not blocked for the sync.
+  /// Ends a ``beginBatch()``; when no other is open, writes what waited in one batch (and with
+  /// `.always` syncs it) on the calling thread, so that its completions have run when this
+  /// returns: no thread hand-off, as Redis writes its AOF before it replies. Should the writer
+  /// be busy with another batch, that one takes these writes along instead.
   public func commitBatch() {
     let start = queue.withLock { batch -> Bool in
       batch.holds -= 1
@@ -233,7 +233,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       return batch.startsDrain()
     }
     guard start else { return }
-    if syncPolicy == .deferred { drain() } else { writer.async { self.drain() } }
+    drain()
   }
 
   // MARK: Writing

@@ -38,7 +38,7 @@ public final class RequestDispatcher: ConnectionDelegate {
   ///   queue to hold a large frame in flight.)
   /// - Parameter batching: the storage the features' blocs share, when it batches writes: the
   ///   changes of every request read in one loop turn are then stored in one write (and under
-  ///   `--sync always` one sync), and with `.deferred` on the loop thread itself.
+  ///   `--sync always` one sync), on the loop thread, before the turn's replies are sent.
   public init(
     registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
     largeFrameBytes: Int = 64 << 10, largeFrameQueue: DispatchQueue? = nil,
