@@ -49,17 +49,17 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   /// What opening the journal found worth telling: migrations, damaged parts cut off.
   public let recoveryNotes: [String]
 
-  private let path: String
-  private let log: @Sendable (String) -> Void
-  private let values: Locked<[String: Data]>
-  private let queue = Locked(Batch())
-  private let file: Locked<OpenJournal>
+  let path: String
+  let log: @Sendable (String) -> Void
+  let values: Locked<[String: Data]>
+  let queue = Locked(Batch())
+  let file: Locked<OpenJournal>
   // Every write, sync and journal switch runs here, one at a time.
-  private let writer = DispatchQueue(label: "bloc.journal.writer")
+  let writer = DispatchQueue(label: "bloc.journal.writer")
   // Snapshots are written here, beside the writer.
-  private let compactor = DispatchQueue(label: "bloc.journal.compactor", qos: .utility)
+  let compactor = DispatchQueue(label: "bloc.journal.compactor", qos: .utility)
 
-  private struct Batch {
+  struct Batch {
     var bytes: [UInt8] = []
     var changes: [(key: String, value: Data?)] = []
     var completions: [@Sendable ((any Error)?) -> Void] = []
@@ -79,7 +79,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     }
   }
 
-  private struct OpenJournal {
+  struct OpenJournal {
     var fd: Int32 = -1
     var generation: UInt64
     var length: Int
@@ -236,235 +236,9 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     drain()
   }
 
-  // MARK: Writing
-
-  /// A bloc's persister has a state to store: its newest goes into the next batch.
-  func stage(_ source: any StagedState) {
-    let start = queue.withLock { batch -> Bool in
-      batch.staged.append(source)
-      return batch.startsDrain()
-    }
-    if start { writer.async { self.drain() } }
-  }
-
-  private func appendAndWait(_ changes: [(key: String, value: Data?)]) throws {
-    let done = DispatchSemaphore(value: 0)
-    let result = Locked<(any Error)?>(nil)
-    // Not held by an open batch: its caller may be the one that would commit it.
-    append(changes, evenIfHeld: true) { error in
-      result.withLock { $0 = error }
-      done.signal()
-    }
-    done.wait()
-    if let error = result.withLock({ $0 }) { throw error }
-  }
-
-  private func append(
-    _ changes: [(key: String, value: Data?)], evenIfHeld: Bool = false,
-    _ completion: @escaping @Sendable ((any Error)?) -> Void
-  ) {
-    let start = queue.withLock { batch -> Bool in
-      for change in changes {
-        if let value = change.value {
-          JournalFormat.append(.put, key: change.key, value: value, to: &batch.bytes)
-        } else {
-          JournalFormat.append(.remove, key: change.key, value: nil, to: &batch.bytes)
-        }
-        batch.changes.append(change)
-      }
-      batch.completions.append(completion)
-      return batch.startsDrain(evenIfHeld: evenIfHeld)
-    }
-    if start { writer.async { self.drain() } }
-  }
-
-  /// Writes batches until none is waiting: everything appended while one is written goes
-  /// into the next.
-  private func drain() {
-    while true {
-      let taken = queue.withLock { batch -> Batch? in
-        guard !batch.isEmpty else {
-          batch.draining = false
-          return nil
-        }
-        let taken = batch
-        batch = Batch(draining: true, holds: taken.holds)
-        batch.bytes.reserveCapacity(taken.bytes.count)
-        return taken
-      }
-      guard var batch = taken else { return }
-      for source in batch.staged {
-        guard let write = source.takeForWrite() else { continue }
-        do {
-          try Self.validate(write.key)
-        } catch {
-          write.completion(error)
-          continue
-        }
-        JournalFormat.append(.put, key: write.key, value: write.data, to: &batch.bytes)
-        batch.changes.append((write.key, write.data))
-        batch.completions.append(write.completion)
-      }
-      guard !batch.completions.isEmpty else { continue }
-      let error = writeBatch(batch)
-      if error == nil {
-        values.withLock { values in
-          for change in batch.changes { values[change.key] = change.value }
-        }
-      }
-      for completion in batch.completions { completion(error) }
-      if error == nil { compactIfDue() }
-    }
-  }
-
-  private func writeBatch(_ batch: Batch) -> (any Error)? {
-    file.withLock { journal -> (any Error)? in
-      let name = path + "/" + JournalFiles.journalName(journal.generation)
-      do {
-        if journal.closed { throw JournalFiles.Failure(description: "the journal is closed") }
-        try reopenIfGone(&journal)
-        if journal.needsCut {
-          guard ftruncate(journal.fd, off_t(journal.length)) == 0 else {
-            throw JournalFiles.failure("cannot cut a failed write from", name)
-          }
-          journal.needsCut = false
-        }
-        do {
-          try batch.bytes.withUnsafeBytes {
-            try JournalFiles.write(journal.fd, $0, at: journal.length, path: name)
-          }
-          if syncPolicy == .always { try JournalFiles.syncData(journal.fd, path: name) }
-        } catch {
-          // Part of the batch may be in the file: it must never be read back.
-          journal.needsCut = ftruncate(journal.fd, off_t(journal.length)) != 0
-          throw error
-        }
-        journal.length += batch.bytes.count
-        journal.records += batch.changes.count
-        journal.batches += 1
-        if syncPolicy == .deferred { journal.dirty = true }
-        return nil
-      } catch {
-        return PersistenceError.writeFailed(
-          key: batch.changes.map(\.key).uniqued().joined(separator: ","),
-          reason: String(describing: error))
-      }
-    }
-  }
-
-  /// When the journal file was deleted (the state directory removed), writing on would store
-  /// nothing: start afresh in the (re-created) directory from the values in memory.
-  private func reopenIfGone(_ journal: inout OpenJournal) throws {
-    var status = stat()
-    guard fstat(journal.fd, &status) == 0 else {
-      throw JournalFiles.failure("cannot stat", path)
-    }
-    guard status.st_nlink == 0 else { return }
-    try FileManager.default.createDirectory(
-      atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let next = journal.generation + 1
-    try JournalFiles.writeAtomically(
-      Self.snapshotBytes(values.withLock { $0 }), directory: path,
-      name: JournalFiles.snapshotName(journal.generation),
-      temporary: JournalFiles.temporarySnapshotName(journal.generation))
-    let fd = try JournalFiles.createJournal(directory: path, generation: next)
-    JournalFiles.closeFile(journal.fd)
-    journal = OpenJournal(fd: fd, generation: next, length: JournalFormat.headerSize, records: 0)
-    log(
-      "the journal file was deleted (state directory removed?); rewrote the stored states into \(path)"
-    )
-  }
-
-  /// With `.deferred`: syncs what was written, once a second, on the writer (so never in the
-  /// middle of a batch), until closed.
-  private func scheduleDeferredSync() {
-    writer.asyncAfter(deadline: .now() + 1) { [weak self] in
-      guard let self, !self.file.withLock({ $0.closed }) else { return }
-      self.syncNow()
-      self.scheduleDeferredSync()
-    }
-  }
-
-  private func syncNow() {
-    file.withLock { journal in
-      guard journal.dirty, journal.fd >= 0 else { return }
-      let name = path + "/" + JournalFiles.journalName(journal.generation)
-      do {
-        try JournalFiles.syncData(journal.fd, path: name)
-        journal.dirty = false
-      } catch {
-        log("\(error); retrying in a second")
-      }
-    }
-  }
-
-  // MARK: Compaction
-
-  /// Starts a new journal and snapshots the values in the background once the journal is over
-  /// its limits. Runs on the writer, between batches.
-  private func compactIfDue() {
-    let due = file.withLock { journal -> (UInt64, [String: Data])? in
-      guard !journal.compacting,
-        journal.records >= limits.records || journal.length >= limits.bytes
-      else { return nil }
-      let name = path + "/" + JournalFiles.journalName(journal.generation)
-      do {
-        if syncPolicy == .deferred { try JournalFiles.syncData(journal.fd, path: name) }
-        let fd = try JournalFiles.createJournal(directory: path, generation: journal.generation + 1)
-        JournalFiles.closeFile(journal.fd)
-        let finished = journal.generation
-        journal = OpenJournal(
-          fd: fd, generation: finished + 1, length: JournalFormat.headerSize, records: 0)
-        journal.compacting = true
-        // The values as of the end of the finished journal (the writer has applied them all).
-        return (finished, values.withLock { $0 })
-      } catch {
-        log("cannot start a new journal for compaction: \(error); will retry")
-        journal.records = 0  // retry after another `limits` worth
-        return nil
-      }
-    }
-    guard let (finished, snapshot) = due else { return }
-    compactor.async {
-      do {
-        try JournalFiles.writeAtomically(
-          Self.snapshotBytes(snapshot), directory: self.path,
-          name: JournalFiles.snapshotName(finished),
-          temporary: JournalFiles.temporarySnapshotName(finished))
-        for generation in (0...finished).reversed() {
-          let journal = self.path + "/" + JournalFiles.journalName(generation)
-          if unlink(journal) != 0 && errno == ENOENT && generation < finished { break }
-        }
-        for generation in (0..<finished).reversed() {
-          let snapshot = self.path + "/" + JournalFiles.snapshotName(generation)
-          if unlink(snapshot) != 0 && errno == ENOENT { break }
-        }
-      } catch {
-        self.log("cannot write a snapshot: \(error); the journals are kept and replayed instead")
-      }
-      self.file.withLock { $0.compacting = false }
-    }
-  }
-
-  static func snapshotBytes(_ values: [String: Data]) -> [UInt8] {
-    var bytes = JournalFormat.snapshotMagic
-    for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-      JournalFormat.append(.put, key: key, value: value, to: &bytes)
-    }
-    JournalFormat.append(.end, key: "", value: nil, to: &bytes)
-    return bytes
-  }
-
   static func validate(_ key: String) throws {
     try FileStorage.validate(key)
     guard key.utf8.count <= 255 else { throw PersistenceError.invalidKey(key) }
-  }
-}
-
-extension Array where Element: Hashable {
-  fileprivate func uniqued() -> [Element] {
-    var seen = Set<Element>()
-    return filter { seen.insert($0).inserted }
   }
 }
 

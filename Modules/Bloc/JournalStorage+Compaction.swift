@@ -1,0 +1,88 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Keeping the journal durable and short: the deferred sync once a second, and compaction into
+/// snapshots.
+extension JournalStorage {
+  /// With `.deferred`: syncs what was written, once a second, on the writer (so never in the
+  /// middle of a batch), until closed.
+  func scheduleDeferredSync() {
+    writer.asyncAfter(deadline: .now() + 1) { [weak self] in
+      guard let self, !self.file.withLock({ $0.closed }) else { return }
+      self.syncNow()
+      self.scheduleDeferredSync()
+    }
+  }
+
+  func syncNow() {
+    file.withLock { journal in
+      guard journal.dirty, journal.fd >= 0 else { return }
+      let name = path + "/" + JournalFiles.journalName(journal.generation)
+      do {
+        try JournalFiles.syncData(journal.fd, path: name)
+        journal.dirty = false
+      } catch {
+        log("\(error); retrying in a second")
+      }
+    }
+  }
+
+  /// Starts a new journal and snapshots the values in the background once the journal is over
+  /// its limits. Runs on the writer, between batches.
+  func compactIfDue() {
+    let due = file.withLock { journal -> (UInt64, [String: Data])? in
+      guard !journal.compacting,
+        journal.records >= limits.records || journal.length >= limits.bytes
+      else { return nil }
+      let name = path + "/" + JournalFiles.journalName(journal.generation)
+      do {
+        if syncPolicy == .deferred { try JournalFiles.syncData(journal.fd, path: name) }
+        let fd = try JournalFiles.createJournal(directory: path, generation: journal.generation + 1)
+        JournalFiles.closeFile(journal.fd)
+        let finished = journal.generation
+        journal = OpenJournal(
+          fd: fd, generation: finished + 1, length: JournalFormat.headerSize, records: 0)
+        journal.compacting = true
+        // The values as of the end of the finished journal (the writer has applied them all).
+        return (finished, values.withLock { $0 })
+      } catch {
+        log("cannot start a new journal for compaction: \(error); will retry")
+        journal.records = 0  // retry after another `limits` worth
+        return nil
+      }
+    }
+    guard let (finished, snapshot) = due else { return }
+    compactor.async {
+      do {
+        try JournalFiles.writeAtomically(
+          Self.snapshotBytes(snapshot), directory: self.path,
+          name: JournalFiles.snapshotName(finished),
+          temporary: JournalFiles.temporarySnapshotName(finished))
+        for generation in (0...finished).reversed() {
+          let journal = self.path + "/" + JournalFiles.journalName(generation)
+          if unlink(journal) != 0 && errno == ENOENT && generation < finished { break }
+        }
+        for generation in (0..<finished).reversed() {
+          let snapshot = self.path + "/" + JournalFiles.snapshotName(generation)
+          if unlink(snapshot) != 0 && errno == ENOENT { break }
+        }
+      } catch {
+        self.log("cannot write a snapshot: \(error); the journals are kept and replayed instead")
+      }
+      self.file.withLock { $0.compacting = false }
+    }
+  }
+
+  static func snapshotBytes(_ values: [String: Data]) -> [UInt8] {
+    var bytes = JournalFormat.snapshotMagic
+    for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+      JournalFormat.append(.put, key: key, value: value, to: &bytes)
+    }
+    JournalFormat.append(.end, key: "", value: nil, to: &bytes)
+    return bytes
+  }
+}

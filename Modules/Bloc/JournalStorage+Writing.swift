@@ -1,0 +1,154 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Appending to the journal: batches taken from the queue and written (and synced) in order,
+/// one writer at a time, by whichever thread starts the drain.
+extension JournalStorage {
+  /// A bloc's persister has a state to store: its newest goes into the next batch.
+  func stage(_ source: any StagedState) {
+    let start = queue.withLock { batch -> Bool in
+      batch.staged.append(source)
+      return batch.startsDrain()
+    }
+    if start { writer.async { self.drain() } }
+  }
+
+  func appendAndWait(_ changes: [(key: String, value: Data?)]) throws {
+    let done = DispatchSemaphore(value: 0)
+    let result = Locked<(any Error)?>(nil)
+    // Not held by an open batch: its caller may be the one that would commit it.
+    append(changes, evenIfHeld: true) { error in
+      result.withLock { $0 = error }
+      done.signal()
+    }
+    done.wait()
+    if let error = result.withLock({ $0 }) { throw error }
+  }
+
+  func append(
+    _ changes: [(key: String, value: Data?)], evenIfHeld: Bool = false,
+    _ completion: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    let start = queue.withLock { batch -> Bool in
+      for change in changes {
+        if let value = change.value {
+          JournalFormat.append(.put, key: change.key, value: value, to: &batch.bytes)
+        } else {
+          JournalFormat.append(.remove, key: change.key, value: nil, to: &batch.bytes)
+        }
+        batch.changes.append(change)
+      }
+      batch.completions.append(completion)
+      return batch.startsDrain(evenIfHeld: evenIfHeld)
+    }
+    if start { writer.async { self.drain() } }
+  }
+
+  /// Writes batches until none is waiting: everything appended while one is written goes
+  /// into the next.
+  func drain() {
+    while true {
+      let taken = queue.withLock { batch -> Batch? in
+        guard !batch.isEmpty else {
+          batch.draining = false
+          return nil
+        }
+        let taken = batch
+        batch = Batch(draining: true, holds: taken.holds)
+        batch.bytes.reserveCapacity(taken.bytes.count)
+        return taken
+      }
+      guard var batch = taken else { return }
+      for source in batch.staged {
+        guard let write = source.takeForWrite() else { continue }
+        do {
+          try Self.validate(write.key)
+        } catch {
+          write.completion(error)
+          continue
+        }
+        JournalFormat.append(.put, key: write.key, value: write.data, to: &batch.bytes)
+        batch.changes.append((write.key, write.data))
+        batch.completions.append(write.completion)
+      }
+      guard !batch.completions.isEmpty else { continue }
+      let error = writeBatch(batch)
+      if error == nil {
+        values.withLock { values in
+          for change in batch.changes { values[change.key] = change.value }
+        }
+      }
+      for completion in batch.completions { completion(error) }
+      if error == nil { compactIfDue() }
+    }
+  }
+
+  func writeBatch(_ batch: Batch) -> (any Error)? {
+    file.withLock { journal -> (any Error)? in
+      let name = path + "/" + JournalFiles.journalName(journal.generation)
+      do {
+        if journal.closed { throw JournalFiles.Failure(description: "the journal is closed") }
+        try reopenIfGone(&journal)
+        if journal.needsCut {
+          guard ftruncate(journal.fd, off_t(journal.length)) == 0 else {
+            throw JournalFiles.failure("cannot cut a failed write from", name)
+          }
+          journal.needsCut = false
+        }
+        do {
+          try batch.bytes.withUnsafeBytes {
+            try JournalFiles.write(journal.fd, $0, at: journal.length, path: name)
+          }
+          if syncPolicy == .always { try JournalFiles.syncData(journal.fd, path: name) }
+        } catch {
+          // Part of the batch may be in the file: it must never be read back.
+          journal.needsCut = ftruncate(journal.fd, off_t(journal.length)) != 0
+          throw error
+        }
+        journal.length += batch.bytes.count
+        journal.records += batch.changes.count
+        journal.batches += 1
+        if syncPolicy == .deferred { journal.dirty = true }
+        return nil
+      } catch {
+        return PersistenceError.writeFailed(
+          key: batch.changes.map(\.key).uniqued().joined(separator: ","),
+          reason: String(describing: error))
+      }
+    }
+  }
+
+  /// When the journal file was deleted (the state directory removed), writing on would store
+  /// nothing: start afresh in the (re-created) directory from the values in memory.
+  func reopenIfGone(_ journal: inout OpenJournal) throws {
+    var status = stat()
+    guard fstat(journal.fd, &status) == 0 else {
+      throw JournalFiles.failure("cannot stat", path)
+    }
+    guard status.st_nlink == 0 else { return }
+    try FileManager.default.createDirectory(
+      atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let next = journal.generation + 1
+    try JournalFiles.writeAtomically(
+      Self.snapshotBytes(values.withLock { $0 }), directory: path,
+      name: JournalFiles.snapshotName(journal.generation),
+      temporary: JournalFiles.temporarySnapshotName(journal.generation))
+    let fd = try JournalFiles.createJournal(directory: path, generation: next)
+    JournalFiles.closeFile(journal.fd)
+    journal = OpenJournal(fd: fd, generation: next, length: JournalFormat.headerSize, records: 0)
+    log(
+      "the journal file was deleted (state directory removed?); rewrote the stored states into \(path)"
+    )
+  }
+}
+
+extension Array where Element: Hashable {
+  fileprivate func uniqued() -> [Element] {
+    var seen = Set<Element>()
+    return filter { seen.insert($0).inserted }
+  }
+}
