@@ -8,8 +8,8 @@ import Foundation
 /// Keeping the journal durable and short: the deferred sync once a second, and compaction into
 /// snapshots.
 extension JournalStorage {
-  /// With `.deferred`: syncs what was written, once a second, on the writer (so never in the
-  /// middle of a batch), until closed.
+  /// With `.deferred`: syncs what was written, once a second, on the writer queue and under the
+  /// file's lock (so never in the middle of a batch), until closed.
   func scheduleDeferredSync() {
     writer.asyncAfter(deadline: .now() + 1) { [weak self] in
       guard let self, !self.file.withLock({ $0.closed }) else { return }
@@ -32,7 +32,8 @@ extension JournalStorage {
   }
 
   /// Starts a new journal and snapshots the values in the background once the journal is over
-  /// its limits. Runs on the writer, between batches.
+  /// its limits. Runs where the batch was written (the writer queue, or the thread that
+  /// committed it), between batches.
   func compactIfDue() {
     let due = file.withLock { journal -> (UInt64, [String: Data])? in
       guard !journal.compacting,
