@@ -12,7 +12,10 @@ import Foundation
 /// arrive while a batch is being written and synced share the next batch: one `write` and,
 /// with ``FileStorage/SyncPolicy/always``, one `fdatasync` per batch, whatever the number of
 /// blocs and changes in it. A write's completion runs once its batch is written (`deferred`:
-/// synced within a second) or synced (`always`).
+/// synced within a second) or synced (`always`). A persisted bloc hands over its newest state
+/// only when the batch is written, so a bloc that changed many times costs one record. A
+/// server brackets the requests of each event-loop turn with ``beginBatch()`` and
+/// ``commitBatch()``: the turn's changes share one batch, written on the loop's own thread.
 ///
 /// When the journal grows past ``Limits``, the writer starts a new journal and a background
 /// queue writes every key's newest value to `snapshot.<generation>.bin` (temporary file,
