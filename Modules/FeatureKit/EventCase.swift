@@ -14,7 +14,8 @@ public struct EventCase<Event: Sendable>: Sendable {
   public let fields: [FieldShape]
   /// A valid event of this type as JSON text, for messages.
   public let example: String
-  let build: @Sendable (EventInput, _ example: String) throws(EventRefusal) -> Event
+  @usableFromInline let build:
+    @Sendable (EventInput, _ example: String) throws(EventRefusal) -> Event
   let writers: [@Sendable (Any) -> (any Encodable)?]
 
   init(
@@ -30,19 +31,25 @@ public struct EventCase<Event: Sendable>: Sendable {
     self.build = build
   }
 
-  /// Checks `fields` (unknown ones first), reads them, and makes the event.
+  /// Checks `fields` (unknown ones first), reads them, and makes the event. Inlinable, so that
+  /// the daemon's path for every event is specialised for `Event`.
+  @inlinable
   func decode(_ fields: EventInput) throws(EventRefusal) -> Event {
     for member in fields.members where !self.fields.contains(where: { $0.name == member.name }) {
-      let accepted =
-        self.fields.isEmpty
-        ? "it takes no fields"
-        : "its fields are " + self.fields.map(\.name).joined(separator: ", ")
-      let name = FieldInput.shortened(member.name)
-      throw EventRefusal(
-        .invalidField,
-        "event '\(type)' has no field '\(name)' (at 'event.\(name)'); \(accepted)")
+      throw unknownField(member.name)
     }
     return try build(fields, example)
+  }
+
+  @usableFromInline
+  func unknownField(_ member: String) -> EventRefusal {
+    let accepted =
+      fields.isEmpty
+      ? "it takes no fields"
+      : "its fields are " + fields.map(\.name).joined(separator: ", ")
+    let name = FieldInput.shortened(member)
+    return EventRefusal(
+      .invalidField, "event '\(type)' has no field '\(name)' (at 'event.\(name)'); \(accepted)")
   }
 
   private static func composeExample(_ type: String, _ fields: [FieldShape]) -> String {

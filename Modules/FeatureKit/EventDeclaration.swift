@@ -14,7 +14,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// The feature's name, for messages.
   public let feature: String
   public let cases: [EventCase<Event>]
-  private let byType: [String: Int]
+  @usableFromInline let byType: [String: Int]
 
   public init(feature: String, _ cases: EventCase<Event>...) {
     self.feature = feature
@@ -37,14 +37,18 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
 
   /// The event `{"type": type, …fields}`, or the protocol's reason to refuse it. Unknown fields
   /// are refused before anything else is checked.
+  @inlinable
   public func decode(type: String, fields: EventInput) throws(EventRefusal) -> Event {
-    guard let eventCase = eventCase(type) else {
-      throw EventRefusal(
-        .unknownEvent,
-        "feature '\(feature)' has no event '\(FieldInput.shortened(type))'; valid types: "
-          + types.joined(separator: ", "))
-    }
-    return try eventCase.decode(fields)
+    guard let index = byType[type] else { throw unknownEvent(type) }
+    return try cases[index].decode(fields)
+  }
+
+  @usableFromInline
+  func unknownEvent(_ type: String) -> EventRefusal {
+    EventRefusal(
+      .unknownEvent,
+      "feature '\(feature)' has no event '\(FieldInput.shortened(type))'; valid types: "
+        + types.joined(separator: ", "))
   }
 }
 
