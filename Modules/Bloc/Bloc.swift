@@ -42,7 +42,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// The clock every time-based transformer and `emit.clock` use.
   public let clock: any Clock<Duration>
   let defaultTransformer: EventTransformer
-  let dispatch = Locked(Dispatch())
+  @usableFromInline let dispatch = Locked(Dispatch())
   private let givenName: String?
 
   /// - Parameters:
@@ -158,13 +158,15 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// (including, for a persisted bloc, when its changes are stored); or ignore it.
   ///
   /// A synchronous handler (one that never awaits) on an idle bloc runs before `add` returns.
-  @discardableResult
-  public func add(_ event: Event) -> EventReceipt {
+  @inlinable @discardableResult
+  public final func add(_ event: Event) -> EventReceipt {
     let (receipt, inline) = admit(event, inline: .synchronous)
     if let inline, case .sync(let handler) = inline.body {
-      execute(inline.job, handler: handler, emitter: inline.emitter)
+      let outcome = execute(inline.job, handler: handler, emitter: inline.emitter)
       finishedInline(inline)
+      return receipt ?? .resolved(outcome)
     }
+    guard let receipt else { preconditionFailure("a job not run inline has a receipt") }
     return receipt
   }
 
@@ -175,33 +177,62 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// ```
   /// When the bloc is idle, the handler runs in the caller's task (no task spawned, no thread
   /// hop), unless something can cancel it (restartable, paced, or named in a `cancels:`).
-  @discardableResult
-  public func send(_ event: Event) async -> EventOutcome {
+  @inlinable @discardableResult
+  public final func send(_ event: Event) async -> EventOutcome {
     let (receipt, inline) = admit(event, inline: .any)
+    var outcome: EventOutcome?
     if let inline {
       switch inline.body {
-      case .sync(let handler): execute(inline.job, handler: handler, emitter: inline.emitter)
+      case .sync(let handler):
+        outcome = execute(inline.job, handler: handler, emitter: inline.emitter)
       case .async(let handler):
-        await execute(inline.job, handler: handler, emitter: inline.emitter)
+        outcome = await execute(inline.job, handler: handler, emitter: inline.emitter)
       }
       finishedInline(inline)
     }
-    return await receipt.outcome
+    if let receipt { return await receipt.outcome }
+    guard let outcome else { preconditionFailure("a job not run inline has a receipt") }
+    return outcome
   }
 
-  /// Refuses the event, or hands it to its transformer; returns a job the caller must run.
-  private func admit(_ event: Event, inline: Inline) -> (EventReceipt, Started?) {
+  /// Refuses the event, or hands it to its transformer; returns a job the caller must run. The
+  /// receipt is nil only for a job to run inline whose outcome is final once it ran (an
+  /// unpersisted bloc): the caller then hands out a shared resolved receipt, no allocation.
+  ///
+  /// An in-order event on an idle bloc starts here under one lock, with nothing queued; every
+  /// other case goes through the transformer (``admit(_:_:into:inline:)``).
+  @inlinable final func admit(_ event: Event, inline: Inline) -> (EventReceipt?, Started?) {
     onEvent(event)
-    let receipt = EventReceipt()
-    let admission = dispatch.withLock { dispatch -> Admission in
-      guard !dispatch.isClosed, let registration = dispatch.handlers[event.kind] else {
-        var refused = Admission()
-        refused.refused = true
-        return refused
+    var receipt: EventReceipt?
+    var admission: Admission?
+    let started = dispatch.withLock { dispatch -> Started? in
+      if !dispatch.isClosed, let registration = dispatch.handlers[event.kind],
+        registration.startsWhenIdle, dispatch.main.runner == nil, dispatch.main.queue.isEmpty,
+        Self.runsInline(
+          registration.body, inline, cancellable: dispatch.cancellable.contains(event.kind))
+      {
+        if isPersisted { receipt = EventReceipt() }
+        let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
+        return startInline(job, registration.body, &dispatch)
       }
-      let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
-      return admit(job, registration, into: &dispatch, inline: inline)
+      let slowReceipt = EventReceipt()
+      receipt = slowReceipt
+      var decided = Admission()
+      if !dispatch.isClosed, let registration = dispatch.handlers[event.kind] {
+        let job = Job(id: dispatch.nextID(), event: event, receipt: slowReceipt)
+        decided = admit(job, registration, into: &dispatch, inline: inline)
+      } else {
+        decided.refused = true
+      }
+      admission = decided
+      return decided.inline
     }
+    if let admission, let receipt { settle(admission, of: event, receipt) }
+    return (receipt, started)
+  }
+
+  /// Concludes the jobs `admit` dropped or cancelled, and reports a refused event.
+  @usableFromInline func settle(_ admission: Admission, of event: Event, _ receipt: EventReceipt) {
     for (job, outcome) in admission.concluded { conclude(job.event, job.receipt, outcome) }
     if admission.refused {
       // Described outside the lock: `isClosed` is never reset, so a bloc that is not closed now
@@ -214,7 +245,6 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
       reportError(refusal)
       conclude(event, receipt, .failed(refusal))
     }
-    return (receipt, admission.inline)
   }
 
   /// Waits until all work started by earlier events is finished: handlers running or queued,
@@ -262,7 +292,9 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
 
   /// Runs a job's handler and concludes it, or, when its changes must be stored first, arranges
   /// for it to be concluded then (counted as separate work), so the queue moves on meanwhile.
-  func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async {
+  /// Returns the handler's outcome (final unless it waits for storage).
+  @inlinable @discardableResult
+  final func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async -> EventOutcome {
     var outcome: EventOutcome
     do {
       try await handler(job.event, emitter)
@@ -275,10 +307,12 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
       reportError(HandlerFailure(event: job.event, error: error))
     }
     conclude(job, emitter, outcome)
+    return outcome
   }
 
   /// Runs a synchronous handler and concludes its job like ``execute(_:handler:emitter:)``.
-  func execute(_ job: Job, handler: SyncHandler, emitter: Emitter<State>) {
+  @inlinable @discardableResult
+  final func execute(_ job: Job, handler: SyncHandler, emitter: Emitter<State>) -> EventOutcome {
     var outcome: EventOutcome
     do {
       try handler(job.event, emitter)
@@ -290,22 +324,32 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
       reportError(HandlerFailure(event: job.event, error: error))
     }
     conclude(job, emitter, outcome)
+    return outcome
   }
 
   /// An `emit.forEach` still running when its handler returned was not awaited: a misuse.
-  private func checkLoops(of job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome) throws {
+  @usableFromInline func checkLoops(
+    of job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome
+  ) throws {
     if emitter.isLooping, outcome.isHandled {
       throw BlocError.forEachNotAwaited(bloc: name, event: String(describing: job.event))
     }
   }
 
-  private func conclude(_ job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome) {
+  @inlinable final func conclude(_ job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome) {
     emitter.finish()
     let changed = emitter.highestSequence
-    guard changed > 0, let persister else {
+    guard changed > 0, isPersisted else {
       conclude(job.event, job.receipt, outcome)
       return
     }
+    concludeWhenStored(job, changed, outcome)
+  }
+
+  /// Concludes `job` once the change of sequence `changed` is stored.
+  @usableFromInline func concludeWhenStored(_ job: Job, _ changed: UInt64, _ outcome: EventOutcome)
+  {
+    guard let persister else { return conclude(job.event, job.receipt, outcome) }
     // The wait for storage counts as its own unit of work, taken before the runner ends, so
     // settled() never sees zero while the wait is on.
     dispatch.withLock { $0.activeWork += 1 }
@@ -337,12 +381,13 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     try await sleep()
   }
 
-  func makeEmitter(for event: Event) -> Emitter<State> {
+  @inlinable final func makeEmitter(for event: Event) -> Emitter<State> {
     JobEmitter(bloc: self, event: event)
   }
 
-  func conclude(_ event: Event, _ receipt: EventReceipt, _ outcome: EventOutcome) {
+  @inlinable final func conclude(_ event: Event, _ receipt: EventReceipt?, _ outcome: EventOutcome)
+  {
     onDone(event, outcome: outcome)
-    receipt.resolve(outcome)
+    receipt?.resolve(outcome)
   }
 }

@@ -6,51 +6,95 @@
 /// a time takes them from it, so an event never starts before an earlier one of the same bloc
 /// has finished. A cancelled handler counts as finished: its emitter is closed at once, and the
 /// queue moves on while it winds down.
+///
+/// The path of an in-order event on an idle bloc (admit, run inline, finish) is `@inlinable`,
+/// with the types it touches `@usableFromInline`: a client module compiles it specialised for
+/// its own event and state types, with no runtime generic metadata lookup per event.
 extension Bloc {
-  struct Job: Sendable {
-    let id: UInt64
-    let event: Event
-    let receipt: EventReceipt
+  @usableFromInline struct Job: Sendable {
+    @usableFromInline let id: UInt64
+    @usableFromInline let event: Event
+    /// Nil for a job that `add` or `send` runs inline on an unpersisted bloc: its outcome is
+    /// known on return, so the caller gets a shared resolved receipt instead
+    /// (``EventReceipt/resolved(_:)``).
+    @usableFromInline let receipt: EventReceipt?
+
+    @usableFromInline init(id: UInt64, event: Event, receipt: EventReceipt?) {
+      self.id = id
+      self.event = event
+      self.receipt = receipt
+    }
   }
 
   /// A handler as registered: suspending or not.
-  enum Body: Sendable {
+  @usableFromInline enum Body: Sendable {
     case async(Handler)
     case sync(SyncHandler)
   }
 
-  struct Registration {
-    let body: Body
+  @usableFromInline struct Registration {
+    @usableFromInline let body: Body
     let transformer: EventTransformer
     /// Kinds whose earlier events (running, queued or waiting on a timer) an event of this kind
     /// cancels when it is added.
     let cancels: Set<Event.Kind>
+    /// Sequential or droppable, cancelling nothing: on an idle bloc such an event simply
+    /// starts (``Bloc/admitInOrder(_:_:into:inline:)``).
+    @usableFromInline let startsWhenIdle: Bool
+
+    init(body: Body, transformer: EventTransformer, cancels: Set<Event.Kind>) {
+      self.body = body
+      self.transformer = transformer
+      self.cancels = cancels
+      switch transformer.strategy {
+      case .sequential, .droppable: startsWhenIdle = cancels.isEmpty
+      default: startsWhenIdle = false
+      }
+    }
   }
 
   /// A queued event's job taken by the runner, with what it needs to run.
-  struct Started: Sendable {
-    let job: Job
-    let body: Body
-    let emitter: Emitter<State>
+  @usableFromInline struct Started: Sendable {
+    @usableFromInline let job: Job
+    @usableFromInline let body: Body
+    @usableFromInline let emitter: Emitter<State>
     /// The runner that owns the line while this job runs.
-    let runner: UInt64
+    @usableFromInline let runner: UInt64
     /// The line it came from: nil for the bloc's order, else an `.independent` kind's own.
-    let line: Event.Kind?
+    @usableFromInline let line: Event.Kind?
+
+    @usableFromInline init(
+      job: Job, body: Body, emitter: Emitter<State>, runner: UInt64, line: Event.Kind?
+    ) {
+      self.job = job
+      self.body = body
+      self.emitter = emitter
+      self.runner = runner
+      self.line = line
+    }
   }
 
   /// The queued event that is running now.
-  struct Running {
-    let job: Job
-    let emitter: Emitter<State>
-    let runner: UInt64
+  @usableFromInline struct Running {
+    @usableFromInline let job: Job
+    @usableFromInline let emitter: Emitter<State>
+    @usableFromInline let runner: UInt64
+
+    @usableFromInline init(job: Job, emitter: Emitter<State>, runner: UInt64) {
+      self.job = job
+      self.emitter = emitter
+      self.runner = runner
+    }
   }
 
   /// A queue of events handled one at a time, in order, by one runner: the bloc's order, or
   /// an `.independent` kind's own.
-  struct Line {
-    var queue = FIFO<Job>()
-    var current: Running?
-    var runner: Runner?
+  @usableFromInline struct Line {
+    @usableFromInline var queue = FIFO<Job>()
+    @usableFromInline var current: Running?
+    @usableFromInline var runner: Runner?
+
+    init() {}
   }
 
   /// A kind's debounce or throttle state.
@@ -71,17 +115,17 @@ extension Bloc {
     let remaining: @Sendable () -> Duration
   }
 
-  struct Dispatch {
-    var handlers: [Event.Kind: Registration] = [:]
+  @usableFromInline struct Dispatch {
+    @usableFromInline var handlers: [Event.Kind: Registration] = [:]
     /// Kinds whose running handler something can cancel (restartable, debounce, throttle, or
     /// named in a `cancels:`); `send` never runs those in the caller's task.
-    var cancellable: Set<Event.Kind> = []
+    @usableFromInline var cancellable: Set<Event.Kind> = []
     /// The bloc's order, which every event joins but `.concurrent` and `.independent` ones.
-    var main = Line()
+    @usableFromInline var main = Line()
     /// The lines of `.independent` kinds.
-    var lines: [Event.Kind: Line] = [:]
+    @usableFromInline var lines: [Event.Kind: Line] = [:]
     /// Runners that lost the queue to a cancellation and are winding down, by id.
-    var retired: [UInt64: Task<Void, Never>] = [:]
+    @usableFromInline var retired: [UInt64: Task<Void, Never>] = [:]
     var concurrent: [UInt64: (kind: Event.Kind, task: Task<Void, Never>, emitter: Emitter<State>)] =
       [:]
     var pacings: [Event.Kind: Pacing] = [:]
@@ -91,12 +135,14 @@ extension Bloc {
     /// Units of work started and not yet ended: the queue's runner (however many jobs it takes),
     /// a retired runner, a concurrent job, a wait for storage. Queued jobs are not counted, so a
     /// runner asleep on the clock is exactly one sleeper.
-    var activeWork = 0
-    var settleWaiters: [CheckedContinuation<Bool, Never>] = []
-    var isClosed = false
-    var lastID: UInt64 = 0
+    @usableFromInline var activeWork = 0
+    @usableFromInline var settleWaiters: [CheckedContinuation<Bool, Never>] = []
+    @usableFromInline var isClosed = false
+    @usableFromInline var lastID: UInt64 = 0
 
-    mutating func nextID() -> UInt64 {
+    init() {}
+
+    @inlinable mutating func nextID() -> UInt64 {
       lastID &+= 1
       return lastID
     }
@@ -142,15 +188,17 @@ extension Bloc {
 
   /// What `admit` decided besides queueing: jobs to conclude once the lock is released (since
   /// concluding runs hooks), and a job the caller must run itself.
-  struct Admission {
+  @usableFromInline struct Admission {
     var concluded: [(Job, EventOutcome)] = []
-    var inline: Started?
+    @usableFromInline var inline: Started?
     /// The bloc was closed or has no handler for the event.
-    var refused = false
+    @usableFromInline var refused = false
+
+    @usableFromInline init() {}
   }
 
   /// Decides what happens to a newly added job according to its handler's transformer.
-  func admit(
+  @usableFromInline func admit(
     _ job: Job, _ registration: Registration, into dispatch: inout Dispatch, inline: Inline
   ) -> Admission {
     var admission = Admission()
@@ -261,23 +309,40 @@ extension Bloc {
     let started = Started(
       job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
       line: key)
-    let runsInline: Bool
-    switch (inline, registration.body) {
-    case (.never, _): runsInline = false
-    case (_, .sync): runsInline = true
-    case (.any, .async):
-      runsInline = !dispatch.cancellable.contains(job.event.kind)
-    case (.synchronous, .async): runsInline = false
-    }
+    let runsInline = Self.runsInline(
+      registration.body, inline, cancellable: dispatch.cancellable.contains(job.event.kind))
     let runner = Runner(id: id, task: runsInline ? nil : Task { await self.run(from: started) })
     dispatch.setCurrent(Running(job: job, emitter: started.emitter, runner: id), key)
     dispatch.setRunner(runner, key)
     return runsInline ? started : nil
   }
 
+  /// Whether a job with handler `body` may run in the caller that started it.
+  @inlinable static func runsInline(_ body: Body, _ inline: Inline, cancellable: Bool) -> Bool {
+    switch (inline, body) {
+    case (.never, _): return false
+    case (_, .sync): return true
+    case (.any, .async): return !cancellable
+    case (.synchronous, .async): return false
+    }
+  }
+
+  /// Starts `job` on the bloc's own line, idle and with nothing queued, for the caller to run
+  /// inline: what ``startRunnerIfIdle(_:_:inline:)`` does after queueing it, without the queue.
+  @inlinable final func startInline(_ job: Job, _ body: Body, _ dispatch: inout Dispatch) -> Started
+  {
+    let id = dispatch.nextID()
+    dispatch.activeWork += 1
+    let started = Started(
+      job: job, body: body, emitter: makeEmitter(for: job.event), runner: id, line: nil)
+    dispatch.main.current = Running(job: job, emitter: started.emitter, runner: id)
+    dispatch.main.runner = Runner(id: id, task: nil)
+    return started
+  }
+
   /// A runner task: runs a line's jobs one after another until it is empty, the bloc closes,
   /// or a cancellation retires the runner.
-  func run(from first: Started) async {
+  @usableFromInline func run(from first: Started) async {
     var next: Started? = first
     while let started = next {
       switch started.body {
@@ -291,14 +356,14 @@ extension Bloc {
 
   /// After the inline job `started` ran in the caller: hands what queued up meanwhile to a
   /// runner task (the same unit of work), or frees the line.
-  func finishedInline(_ started: Started) {
+  @inlinable final func finishedInline(_ started: Started) {
     _ = finished(started, handingOver: true)
   }
 
   /// Ends the job `started` and takes the next one of its line under the same lock (so neither
   /// `add` nor `settled()` sees a gap), or ends the runner. When `handingOver`, the next job goes
   /// to a new runner task instead of being returned.
-  private func finished(_ started: Started, handingOver: Bool) -> Started? {
+  @inlinable final func finished(_ started: Started, handingOver: Bool) -> Started? {
     var waiters: [CheckedContinuation<Bool, Never>] = []
     let next = dispatch.withLock { dispatch -> Started? in
       let (id, key) = (started.runner, started.line)
@@ -431,22 +496,22 @@ extension Bloc.Dispatch {
 
   // In-place access to a line's parts: the bloc's own line (nil) or an independent kind's.
 
-  func currentRunner(_ key: Event.Kind?) -> UInt64? {
+  @inlinable func currentRunner(_ key: Event.Kind?) -> UInt64? {
     guard let key else { return main.current?.runner }
     return lines[key]?.current?.runner
   }
 
-  func runnerID(_ key: Event.Kind?) -> UInt64? {
+  @inlinable func runnerID(_ key: Event.Kind?) -> UInt64? {
     guard let key else { return main.runner?.id }
     return lines[key]?.runner?.id
   }
 
-  mutating func popQueue(_ key: Event.Kind?) -> Bloc.Job? {
+  @inlinable mutating func popQueue(_ key: Event.Kind?) -> Bloc.Job? {
     guard let key else { return main.queue.pop() }
     return lines[key]?.queue.pop()
   }
 
-  mutating func setCurrent(_ running: Bloc.Running?, _ key: Event.Kind?) {
+  @inlinable mutating func setCurrent(_ running: Bloc.Running?, _ key: Event.Kind?) {
     guard let key else {
       main.current = running
       return
@@ -454,7 +519,7 @@ extension Bloc.Dispatch {
     lines[key]?.current = running
   }
 
-  mutating func setRunner(_ runner: Runner?, _ key: Event.Kind?) {
+  @inlinable mutating func setRunner(_ runner: Runner?, _ key: Event.Kind?) {
     guard let key else {
       main.runner = runner
       return
@@ -470,7 +535,7 @@ extension Bloc.Dispatch {
   }
 
   /// Settle waiters re-check on wake, so waking them on any progress is enough.
-  mutating func takeSettleWaiters() -> [CheckedContinuation<Bool, Never>] {
+  @inlinable mutating func takeSettleWaiters() -> [CheckedContinuation<Bool, Never>] {
     let waiters = settleWaiters
     settleWaiters = []
     return waiters
@@ -479,13 +544,18 @@ extension Bloc.Dispatch {
 
 /// Who runs a line while it is busy: a caller inline (`add` or `send`, no task), or a task.
 /// Outside the generic `Bloc` so that the hot path needs no metadata lookup for it.
-struct Runner {
-  let id: UInt64
-  var task: Task<Void, Never>?
+@usableFromInline struct Runner {
+  @usableFromInline let id: UInt64
+  @usableFromInline var task: Task<Void, Never>?
+
+  @usableFromInline init(id: UInt64, task: Task<Void, Never>?) {
+    self.id = id
+    self.task = task
+  }
 }
 
 /// How `admit` may run a job it starts: never in the caller (timers), a synchronous handler in
 /// the caller (`add`), or any handler that nothing can cancel (`send`).
-enum Inline {
+@usableFromInline enum Inline {
   case never, synchronous, any
 }
