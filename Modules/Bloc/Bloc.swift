@@ -382,7 +382,9 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   }
 
   @inlinable final func makeEmitter(for event: Event) -> Emitter<State> {
-    JobEmitter(bloc: self, event: event)
+    JobEmitter(bloc: self, event: event) { bloc, event, change in
+      bloc.onTransition(Transition(current: change.current, event: event, next: change.next))
+    }
   }
 
   @inlinable final func conclude(_ event: Event, _ receipt: EventReceipt?, _ outcome: EventOutcome)

@@ -134,10 +134,18 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
   // Strong: the bloc outlives its jobs; an emitter a handler keeps after its job keeps the bloc.
   private let bloc: Bloc<Event, State>
   private let event: Event
+  /// Calls `onTransition`; a closure without context, written where the emitter is made
+  /// (``Bloc/makeEmitter(for:)``, inlined in the client), so that the transition is built by
+  /// code specialised for the bloc's types.
+  private let transition: @Sendable (Bloc<Event, State>, Event, Change<State>) -> Void
 
-  @usableFromInline init(bloc: Bloc<Event, State>, event: Event) {
+  @usableFromInline init(
+    bloc: Bloc<Event, State>, event: Event,
+    transition: @escaping @Sendable (Bloc<Event, State>, Event, Change<State>) -> Void
+  ) {
     self.bloc = bloc
     self.event = event
+    self.transition = transition
     super.init(owner: bloc)
   }
 
@@ -148,7 +156,7 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
   }
 
   override func announce(_ change: Change<State>) {
-    bloc.onTransition(Transition(current: change.current, event: event, next: change.next))
+    transition(bloc, event, change)
   }
 
   override func reportMisusedLoop() {

@@ -67,7 +67,8 @@ func subscribe(_ bloc: BlocBase<Int>, count: Int) -> [Task<Void, Never>] {
 }
 
 let scale = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1
-// For profiling one case: `bloc-bench 1 cubit` or `bloc-bench 1 bloc`.
+// For profiling one case: `bloc-bench 1 cubit`, `bloc-bench 1 bloc`, or only Bloc's add with
+// one subscriber: `bloc-bench 1 add1`.
 let only = CommandLine.arguments.dropFirst(2).first
 let n = 200_000 * scale
 
@@ -115,6 +116,17 @@ if only == nil || only == "cubit" || only == "cubit0" {
 
 }
 if only == "cubit" || only == "cubit0" { exit(0) }
+if only == "add1" {
+  let value = await rate(n) { n in
+    let bloc = BenchBloc()
+    let tasks = subscribe(bloc, count: 1)
+    for _ in 0..<n { bloc.add(.tick) }
+    await bloc.close()
+    for task in tasks { await task.value }
+  }
+  line("Bloc add, 1 subscriber", value)
+  exit(0)
+}
 print("Bloc add → new state (sequential)")
 var blocRates: [Int: Double] = [:]
 for subscribers in [0, 1, 100] {
