@@ -51,6 +51,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   @usableFromInline let isPersisted: Bool
   /// Numbers the subscribers' waits, without taking the state's lock.
   @usableFromInline let waiterIDs = Atomic<UInt64>(0)
+  /// The sequence as of the last change made with ``apply(recordHistory:announce:_:)``: lets a
+  /// subscriber that fell behind see it without waiting (a hint; the state's lock decides).
+  @usableFromInline let publishedSequence = Atomic<UInt64>(0)
   // Lets every hook skip the core lock when this bloc has no observer of its own.
   private let ownObserverCount = Atomic<Int>(0)
 
@@ -205,6 +208,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       if recordHistory, core.history != nil { core.history!.record(core.state) }
       core.state = next
       core.sequence &+= 1
+      publishedSequence.store(core.sequence, ordering: .relaxed)
       return .applied(
         Applied(
           change: change, sequence: core.sequence, woken: takeWaiters(&core, for: next),

@@ -94,6 +94,15 @@ extension BlocBase {
   @inlinable final func nextUpdate(
     after sequence: UInt64?, accept: (@Sendable (State) -> Bool)?
   ) async -> StateUpdate<State>? {
+    // A subscriber that fell behind takes the newest state at once, without a continuation or
+    // a cancellation handler. The published sequence is only a hint: the lock decides.
+    if let sequence, publishedSequence.load(ordering: .relaxed) > sequence {
+      let ready = core.withLock { core -> StateUpdate<State>? in
+        guard core.sequence > sequence, accept?(core.state) ?? true else { return nil }
+        return StateUpdate(sequence: core.sequence, state: core.state)
+      }
+      if let ready { return ready }
+    }
     let id = waiterIDs.add(1, ordering: .relaxed).newValue
     return await withTaskCancellationHandler {
       await withUnsafeContinuation { continuation in
