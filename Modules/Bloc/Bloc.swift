@@ -199,31 +199,45 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// receipt is nil only for a job to run inline whose outcome is final once it ran (an
   /// unpersisted bloc): the caller then hands out a shared resolved receipt, no allocation.
   ///
-  /// An in-order event on an idle bloc starts here under one lock, with nothing queued; every
-  /// other case goes through the transformer (``admit(_:_:into:inline:)``).
+  /// An in-order event on an idle bloc starts here under one lock, with nothing queued, and a
+  /// sequential one on a busy bloc joins the queue here; every other case goes through the
+  /// transformer (``admit(_:_:into:inline:)``).
   @inlinable final func admit(_ event: Event, inline: Inline) -> (EventReceipt?, Started?) {
     onEvent(event)
     var receipt: EventReceipt?
     var admission: Admission?
     let started = dispatch.withLock { dispatch -> Started? in
-      if !dispatch.isClosed, let registration = dispatch.handlers[event.kind],
-        registration.startsWhenIdle, dispatch.main.runner == nil, dispatch.main.queue.isEmpty,
-        Self.runsInline(
+      guard !dispatch.isClosed, let registration = dispatch.handlers[event.kind] else {
+        receipt = EventReceipt()
+        var refused = Admission()
+        refused.refused = true
+        admission = refused
+        return nil
+      }
+      let idle = dispatch.main.runner == nil && dispatch.main.queue.isEmpty
+      let runsInline =
+        idle
+        && Self.runsInline(
           registration.body, inline, cancellable: dispatch.cancellable.contains(event.kind))
-      {
+      if registration.startsWhenIdle, runsInline {
         if isPersisted { receipt = EventReceipt() }
         let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
-        return startInline(job, registration.body, &dispatch)
+        return startOnIdleLine(job, registration.body, inline: true, &dispatch)
       }
-      let slowReceipt = EventReceipt()
-      receipt = slowReceipt
-      var decided = Admission()
-      if !dispatch.isClosed, let registration = dispatch.handlers[event.kind] {
-        let job = Job(id: dispatch.nextID(), event: event, receipt: slowReceipt)
-        decided = admit(job, registration, into: &dispatch, inline: inline)
-      } else {
-        decided.refused = true
+      let queued = EventReceipt()
+      receipt = queued
+      let job = Job(id: dispatch.nextID(), event: event, receipt: queued)
+      if registration.startsWhenIdle, idle {
+        // Not to run inline: a runner task takes it, started from here so that it runs code
+        // specialised for this bloc's types.
+        return startOnIdleLine(job, registration.body, inline: false, &dispatch)
       }
+      if registration.queuesWhenBusy, dispatch.main.runner != nil {
+        // What the transformer does with a sequential event while the bloc is busy.
+        dispatch.main.queue.push(job)
+        return nil
+      }
+      let decided = admit(job, registration, into: &dispatch, inline: inline)
       admission = decided
       return decided.inline
     }

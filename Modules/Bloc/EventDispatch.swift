@@ -39,16 +39,25 @@ extension Bloc {
     /// cancels when it is added.
     let cancels: Set<Event.Kind>
     /// Sequential or droppable, cancelling nothing: on an idle bloc such an event simply
-    /// starts (``Bloc/admitInOrder(_:_:into:inline:)``).
+    /// starts (``Bloc/admit(_:inline:)``).
     @usableFromInline let startsWhenIdle: Bool
+    /// Sequential, cancelling nothing: on a busy bloc such an event simply joins the queue.
+    @usableFromInline let queuesWhenBusy: Bool
 
     init(body: Body, transformer: EventTransformer, cancels: Set<Event.Kind>) {
       self.body = body
       self.transformer = transformer
       self.cancels = cancels
       switch transformer.strategy {
-      case .sequential, .droppable: startsWhenIdle = cancels.isEmpty
-      default: startsWhenIdle = false
+      case .sequential:
+        startsWhenIdle = cancels.isEmpty
+        queuesWhenBusy = cancels.isEmpty
+      case .droppable:
+        startsWhenIdle = cancels.isEmpty
+        queuesWhenBusy = false
+      default:
+        startsWhenIdle = false
+        queuesWhenBusy = false
       }
     }
   }
@@ -327,22 +336,27 @@ extension Bloc {
     }
   }
 
-  /// Starts `job` on the bloc's own line, idle and with nothing queued, for the caller to run
-  /// inline: what ``startRunnerIfIdle(_:_:inline:)`` does after queueing it, without the queue.
-  @inlinable final func startInline(_ job: Job, _ body: Body, _ dispatch: inout Dispatch) -> Started
-  {
+  /// Starts `job` on the bloc's own line, idle and with nothing queued: for the caller to run
+  /// when `inline`, else on a new runner task (returning nil). What
+  /// ``startRunnerIfIdle(_:_:inline:)`` does after queueing it, without the queue.
+  @inlinable final func startOnIdleLine(
+    _ job: Job, _ body: Body, inline: Bool, _ dispatch: inout Dispatch
+  ) -> Started? {
     let id = dispatch.nextID()
     dispatch.activeWork += 1
     let started = Started(
       job: job, body: body, emitter: makeEmitter(for: job.event), runner: id, line: nil)
     dispatch.main.current = Running(job: job, emitter: started.emitter, runner: id)
-    dispatch.main.runner = Runner(id: id, task: nil)
-    return started
+    dispatch.main.runner = Runner(
+      id: id, task: inline ? nil : Task { await self.run(from: started) })
+    return inline ? started : nil
   }
 
   /// A runner task: runs a line's jobs one after another until it is empty, the bloc closes,
   /// or a cancellation retires the runner.
-  @usableFromInline func run(from first: Started) async {
+  /// `@inlinable`: a runner started by inlined code (``finished(_:handingOver:)``) runs code
+  /// specialised for the bloc's types too.
+  @inlinable final func run(from first: Started) async {
     var next: Started? = first
     while let started = next {
       switch started.body {

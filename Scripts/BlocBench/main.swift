@@ -34,6 +34,13 @@ final class BenchBloc: Bloc<Tick, Int>, @unchecked Sendable {
   }
 }
 
+/// Its handler may suspend, so `add` never runs it inline: events queue for a runner task.
+func makeQueuedBloc() -> Bloc<Tick, Int> {
+  Bloc(initialState: 0) { bloc in
+    bloc.on(.tick) { (_, emit) async in emit(emit.state &+ 1) }
+  }
+}
+
 func seconds(_ body: () async -> Void) async -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
   await body()
@@ -166,6 +173,20 @@ for listeners in [1, 100] {
   }
   blocRates[2000 + listeners] = value
   line("  \(listeners) listeners", value)
+}
+
+print("Bloc add → new state, queued for a runner task (handler may suspend)")
+for subscribers in [0, 1] {
+  let value = await rate(n) { n in
+    let bloc = makeQueuedBloc()
+    let tasks = subscribe(bloc, count: subscribers)
+    var last: EventReceipt?
+    for _ in 0..<n { last = bloc.add(.tick) }
+    _ = await last?.outcome
+    await bloc.close()
+    for task in tasks { await task.value }
+  }
+  line("  \(subscribers) subscribers", value)
 }
 
 print("targets: Bloc add → state with 1 subscriber ≤ 9× an actor call, with 100 ≤ 30×")
