@@ -34,6 +34,14 @@ final class BenchBloc: Bloc<Tick, Int>, @unchecked Sendable {
   }
 }
 
+/// Adds an event from generic code the optimiser may not specialise: what a generic adapter in
+/// another module (not `@inlinable`) does, such as the daemon's `Feature`.
+@_semantics("optimize.sil.specialize.generic.never")
+@inline(never)
+func addUnspecialised<Event, State>(_ bloc: Bloc<Event, State>, _ event: Event, times: Int) {
+  for _ in 0..<times { bloc.add(event) }
+}
+
 /// Its handler may suspend, so `add` never runs it inline: events queue for a runner task.
 func makeQueuedBloc() -> Bloc<Tick, Int> {
   Bloc(initialState: 0) { bloc in
@@ -183,6 +191,18 @@ for subscribers in [0, 1] {
     var last: EventReceipt?
     for _ in 0..<n { last = bloc.add(.tick) }
     _ = await last?.outcome
+    await bloc.close()
+    for task in tasks { await task.value }
+  }
+  line("  \(subscribers) subscribers", value)
+}
+
+print("Bloc add → new state from unspecialised generic code (a generic adapter)")
+for subscribers in [0, 1] {
+  let value = await rate(n) { n in
+    let bloc = BenchBloc()
+    let tasks = subscribe(bloc, count: subscribers)
+    addUnspecialised(bloc, .tick, times: n)
     await bloc.close()
     for task in tasks { await task.value }
   }
