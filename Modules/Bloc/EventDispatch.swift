@@ -69,8 +69,12 @@ extension Bloc {
     @usableFromInline let emitter: Emitter<State>
     /// The runner that owns the line while this job runs.
     @usableFromInline let runner: UInt64
+    /// Whether it came from its kind's own line (`.independent`) rather than the bloc's order;
+    /// a flag, so that code not specialised for the bloc's types needs no metadata to test it.
+    @usableFromInline let ownLine: Bool
+
     /// The line it came from: nil for the bloc's order, else an `.independent` kind's own.
-    @usableFromInline let line: Event.Kind?
+    @inlinable var line: Event.Kind? { ownLine ? job.event.kind : nil }
 
     @usableFromInline init(
       job: Job, body: Body, emitter: Emitter<State>, runner: UInt64, line: Event.Kind?
@@ -79,7 +83,7 @@ extension Bloc {
       self.body = body
       self.emitter = emitter
       self.runner = runner
-      self.line = line
+      self.ownLine = line != nil
     }
   }
 
@@ -380,7 +384,21 @@ extension Bloc {
   @inlinable final func finished(_ started: Started, handingOver: Bool) -> Started? {
     var waiters: [CheckedContinuation<Bool, Never>] = []
     let next = dispatch.withLock { dispatch -> Started? in
-      let (id, key) = (started.runner, started.line)
+      let id = started.runner
+      // The bloc's own line with nothing queued (the usual end of an inline job): in place,
+      // with no helper generic over the line's key.
+      if !started.ownLine {
+        if dispatch.main.current?.runner == id { dispatch.main.current = nil }
+        let owns = dispatch.main.runner?.id == id
+        if !owns || dispatch.isClosed || dispatch.main.queue.isEmpty {
+          if owns { dispatch.main.runner = nil }
+          if !dispatch.retired.isEmpty { dispatch.retired[id] = nil }
+          dispatch.activeWork -= 1
+          if !dispatch.settleWaiters.isEmpty { waiters = dispatch.takeSettleWaiters() }
+          return nil
+        }
+      }
+      let key = started.line
       if dispatch.currentRunner(key) == id { dispatch.setCurrent(nil, key) }
       let owns = dispatch.runnerID(key) == id
       if owns, !dispatch.isClosed, let job = dispatch.popQueue(key),

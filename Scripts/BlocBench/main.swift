@@ -83,7 +83,7 @@ func subscribe(_ bloc: BlocBase<Int>, count: Int) -> [Task<Void, Never>] {
 
 let scale = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1
 // For profiling one case: `bloc-bench 1 cubit`, `bloc-bench 1 bloc`, or only Bloc's add with
-// one subscriber: `bloc-bench 1 add1`.
+// one subscriber: `bloc-bench 1 add1`, or only add from unspecialised code: `bloc-bench 1 generic`.
 let only = CommandLine.arguments.dropFirst(2).first
 let n = 200_000 * scale
 
@@ -131,6 +131,15 @@ if only == nil || only == "cubit" || only == "cubit0" {
 
 }
 if only == "cubit" || only == "cubit0" { exit(0) }
+if only == "generic" {
+  let value = await rate(n) { n in
+    let bloc = BenchBloc()
+    addUnspecialised(bloc, .tick, times: n)
+    await bloc.close()
+  }
+  line("Bloc add from unspecialised generic code", value)
+  exit(0)
+}
 if only == "add1" {
   let value = await rate(n) { n in
     let bloc = BenchBloc()
