@@ -131,8 +131,9 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
 final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<State>,
   @unchecked Sendable  // adds only lets
 {
-  // Strong: the bloc outlives its jobs; an emitter a handler keeps after its job keeps the bloc.
-  private let bloc: Bloc<Event, State>
+  // The bloc is the base's `owner` (strong: the bloc outlives its jobs; an emitter a handler
+  // keeps after its job keeps the bloc), held once.
+  private var bloc: Bloc<Event, State> { unsafeDowncast(owner, to: Bloc<Event, State>.self) }
   private let event: Event
   /// Calls `onTransition`; a closure without context, written where the emitter is made
   /// (``Bloc/makeEmitter(for:)``, inlined in the client), so that the transition is built by
@@ -143,7 +144,6 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
     bloc: Bloc<Event, State>, event: Event,
     transition: @escaping @Sendable (Bloc<Event, State>, Event, Change<State>) -> Void
   ) {
-    self.bloc = bloc
     self.event = event
     self.transition = transition
     super.init(owner: bloc)

@@ -331,11 +331,14 @@ extension Bloc {
   }
 
   /// Whether a job with handler `body` may run in the caller that started it.
-  @inlinable static func runsInline(_ body: Body, _ inline: Inline, cancellable: Bool) -> Bool {
+  /// `cancellable` is asked only for a suspending handler that `send` would run.
+  @inlinable static func runsInline(
+    _ body: Body, _ inline: Inline, cancellable: @autoclosure () -> Bool
+  ) -> Bool {
     switch (inline, body) {
     case (.never, _): return false
     case (_, .sync): return true
-    case (.any, .async): return !cancellable
+    case (.any, .async): return !cancellable()
     case (.synchronous, .async): return false
     }
   }
