@@ -42,7 +42,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// The clock every time-based transformer and `emit.clock` use.
   public let clock: any Clock<Duration>
   let defaultTransformer: EventTransformer
-  let dispatch = Locked(Dispatch())
+  @usableFromInline let dispatch = Locked(Dispatch())
   private let givenName: String?
 
   /// - Parameters:
@@ -158,13 +158,15 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// (including, for a persisted bloc, when its changes are stored); or ignore it.
   ///
   /// A synchronous handler (one that never awaits) on an idle bloc runs before `add` returns.
-  @discardableResult
-  public func add(_ event: Event) -> EventReceipt {
+  @inlinable @discardableResult
+  public final func add(_ event: Event) -> EventReceipt {
     let (receipt, inline) = admit(event, inline: .synchronous)
     if let inline, case .sync(let handler) = inline.body {
-      execute(inline.job, handler: handler, emitter: inline.emitter)
+      let outcome = execute(inline.job, handler: handler, emitter: inline.emitter)
       finishedInline(inline)
+      return receipt ?? .resolved(outcome)
     }
+    guard let receipt else { preconditionFailure("a job not run inline has a receipt") }
     return receipt
   }
 
@@ -175,46 +177,22 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// ```
   /// When the bloc is idle, the handler runs in the caller's task (no task spawned, no thread
   /// hop), unless something can cancel it (restartable, paced, or named in a `cancels:`).
-  @discardableResult
-  public func send(_ event: Event) async -> EventOutcome {
+  @inlinable @discardableResult
+  public final func send(_ event: Event) async -> EventOutcome {
     let (receipt, inline) = admit(event, inline: .any)
+    var outcome: EventOutcome?
     if let inline {
       switch inline.body {
-      case .sync(let handler): execute(inline.job, handler: handler, emitter: inline.emitter)
+      case .sync(let handler):
+        outcome = execute(inline.job, handler: handler, emitter: inline.emitter)
       case .async(let handler):
-        await execute(inline.job, handler: handler, emitter: inline.emitter)
+        outcome = await execute(inline.job, handler: handler, emitter: inline.emitter)
       }
       finishedInline(inline)
     }
-    return await receipt.outcome
-  }
-
-  /// Refuses the event, or hands it to its transformer; returns a job the caller must run.
-  private func admit(_ event: Event, inline: Inline) -> (EventReceipt, Started?) {
-    onEvent(event)
-    let receipt = EventReceipt()
-    let admission = dispatch.withLock { dispatch -> Admission in
-      guard !dispatch.isClosed, let registration = dispatch.handlers[event.kind] else {
-        var refused = Admission()
-        refused.refused = true
-        return refused
-      }
-      let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
-      return admit(job, registration, into: &dispatch, inline: inline)
-    }
-    for (job, outcome) in admission.concluded { conclude(job.event, job.receipt, outcome) }
-    if admission.refused {
-      // Described outside the lock: `isClosed` is never reset, so a bloc that is not closed now
-      // was not when refused.
-      let description = String(describing: event)
-      let refusal: BlocError =
-        isClosed
-        ? .addAfterClose(bloc: name, event: description)
-        : .unhandledEvent(bloc: name, event: description)
-      reportError(refusal)
-      conclude(event, receipt, .failed(refusal))
-    }
-    return (receipt, admission.inline)
+    if let receipt { return await receipt.outcome }
+    guard let outcome else { preconditionFailure("a job not run inline has a receipt") }
+    return outcome
   }
 
   /// Waits until all work started by earlier events is finished: handlers running or queued,
@@ -262,7 +240,9 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
 
   /// Runs a job's handler and concludes it, or, when its changes must be stored first, arranges
   /// for it to be concluded then (counted as separate work), so the queue moves on meanwhile.
-  func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async {
+  /// Returns the handler's outcome (final unless it waits for storage).
+  @inlinable @discardableResult
+  final func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async -> EventOutcome {
     var outcome: EventOutcome
     do {
       try await handler(job.event, emitter)
@@ -275,10 +255,12 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
       reportError(HandlerFailure(event: job.event, error: error))
     }
     conclude(job, emitter, outcome)
+    return outcome
   }
 
   /// Runs a synchronous handler and concludes its job like ``execute(_:handler:emitter:)``.
-  func execute(_ job: Job, handler: SyncHandler, emitter: Emitter<State>) {
+  @inlinable @discardableResult
+  final func execute(_ job: Job, handler: SyncHandler, emitter: Emitter<State>) -> EventOutcome {
     var outcome: EventOutcome
     do {
       try handler(job.event, emitter)
@@ -290,22 +272,32 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
       reportError(HandlerFailure(event: job.event, error: error))
     }
     conclude(job, emitter, outcome)
+    return outcome
   }
 
   /// An `emit.forEach` still running when its handler returned was not awaited: a misuse.
-  private func checkLoops(of job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome) throws {
+  @usableFromInline func checkLoops(
+    of job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome
+  ) throws {
     if emitter.isLooping, outcome.isHandled {
       throw BlocError.forEachNotAwaited(bloc: name, event: String(describing: job.event))
     }
   }
 
-  private func conclude(_ job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome) {
+  @inlinable final func conclude(_ job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome) {
     emitter.finish()
     let changed = emitter.highestSequence
-    guard changed > 0, let persister else {
+    guard changed > 0, isPersisted else {
       conclude(job.event, job.receipt, outcome)
       return
     }
+    concludeWhenStored(job, changed, outcome)
+  }
+
+  /// Concludes `job` once the change of sequence `changed` is stored.
+  @usableFromInline func concludeWhenStored(_ job: Job, _ changed: UInt64, _ outcome: EventOutcome)
+  {
+    guard let persister else { return conclude(job.event, job.receipt, outcome) }
     // The wait for storage counts as its own unit of work, taken before the runner ends, so
     // settled() never sees zero while the wait is on.
     dispatch.withLock { $0.activeWork += 1 }
@@ -337,12 +329,15 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     try await sleep()
   }
 
-  func makeEmitter(for event: Event) -> Emitter<State> {
-    JobEmitter(bloc: self, event: event)
+  @inlinable final func makeEmitter(for event: Event) -> Emitter<State> {
+    JobEmitter(bloc: self, event: event) { bloc, event, change in
+      bloc.onTransition(Transition(current: change.current, event: event, next: change.next))
+    }
   }
 
-  func conclude(_ event: Event, _ receipt: EventReceipt, _ outcome: EventOutcome) {
+  @inlinable final func conclude(_ event: Event, _ receipt: EventReceipt?, _ outcome: EventOutcome)
+  {
     onDone(event, outcome: outcome)
-    receipt.resolve(outcome)
+    receipt?.resolve(outcome)
   }
 }

@@ -3,30 +3,57 @@ import Synchronization
 /// What ``Cubit`` and ``Bloc`` share: a state readable at any time, a stream of states,
 /// hooks and observers, optional undo/redo and persistence, and `close()`.
 open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // state behind locks
-  struct Waiter {
-    let id: UInt64
-    let accept: (@Sendable (State) -> Bool)?
-    let continuation: UnsafeContinuation<StateUpdate<State>?, Never>
+  /// A subscriber waiting for a state (``StateStream``).
+  @usableFromInline struct Waiter {
+    @usableFromInline let id: UInt64
+    @usableFromInline let accept: (@Sendable (State) -> Bool)?
+    @usableFromInline let continuation: UnsafeContinuation<StateUpdate<State>?, Never>
+
+    @usableFromInline init(
+      id: UInt64, accept: (@Sendable (State) -> Bool)?,
+      continuation: UnsafeContinuation<StateUpdate<State>?, Never>
+    ) {
+      self.id = id
+      self.accept = accept
+      self.continuation = continuation
+    }
   }
 
-  typealias TapEntry = (token: ObserverToken, tap: @Sendable (Tap<State>) -> Void)
+  /// A test tap (opaque to inlined code: ``Tap`` is SPI).
+  @usableFromInline struct TapEntry {
+    let token: ObserverToken
+    let tap: @Sendable (Tap<State>) -> Void
+  }
 
-  struct Core {
-    var state: State
-    var sequence: UInt64 = 0
-    var isClosed = false
-    var waiters: [Waiter] = []
-    var nextWaiterID: UInt64 = 0
+  // The fields a change touches are @usableFromInline: the change path is @inlinable, so that
+  // a client module specialises it for its own state type (no runtime generic metadata lookup).
+  @usableFromInline struct Core {
+    @usableFromInline var state: State
+    @usableFromInline var sequence: UInt64 = 0
+    @usableFromInline var isClosed = false
+    @usableFromInline var waiters: [Waiter] = []
     var observers: [ObserverEntry] = []
-    var history: History<State>?
-    var taps: [TapEntry] = []
-    var listeners: [Listener<State>] = []
+    @usableFromInline var history: History<State>?
+    @usableFromInline var taps: [TapEntry] = []
+    @usableFromInline var listeners: [Listener<State>] = []
     /// The newest stored state, for a persisted bloc: what listeners see (BlocBase+Persistence).
     var stored: StateUpdate<State>?
+
+    init(state: State, history: History<State>?) {
+      self.state = state
+      self.history = history
+    }
   }
 
-  let core: Locked<Core>
+  @usableFromInline let core: Locked<Core>
   let persister: Persister<State>?
+  /// Whether changes are stored (`persister != nil`), readable from inlined code.
+  @usableFromInline let isPersisted: Bool
+  /// Numbers the subscribers' waits, without taking the state's lock.
+  @usableFromInline let waiterIDs = Atomic<UInt64>(0)
+  /// The sequence as of the last change made with ``apply(recordHistory:announce:_:)``: lets a
+  /// subscriber that fell behind see it without waiting (a hint; the state's lock decides).
+  @usableFromInline let publishedSequence = Atomic<UInt64>(0)
   // Lets every hook skip the core lock when this bloc has no observer of its own.
   private let ownObserverCount = Atomic<Int>(0)
 
@@ -56,10 +83,12 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     if let persistence, keepPersisting {
       let persister = Persister(persistence, durable: 0)
       self.persister = persister
+      isPersisted = true
       core.withLock { $0.stored = StateUpdate(sequence: 0, state: state) }
       connect(persister)
     } else {
       persister = nil
+      isPersisted = false
     }
     CreationWatch.onCreate?(self)
     for entry in BlocObservers.all { entry.observer.onCreate(self) }
@@ -70,7 +99,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   open var name: String { String(describing: type(of: self)) }
 
   /// The current state.
-  public var state: State { core.withLock { $0.state } }
+  @inlinable public final var state: State { core.withLock { $0.state } }
 
   /// How many changes the state has seen; grows by one with every change.
   public var sequence: UInt64 { core.withLock { $0.sequence } }
@@ -132,7 +161,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   }
 
   /// Every error goes through here: taps first (they cannot be overridden away), then `onError`.
-  func reportError(_ error: any Error) {
+  @usableFromInline func reportError(_ error: any Error) {
     for entry in core.withLock({ $0.taps }) { entry.tap(.error(error)) }
     onError(error)
   }
@@ -141,7 +170,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   @_spi(Testing) @discardableResult
   public func tap(_ tap: @escaping @Sendable (Tap<State>) -> Void) -> ObserverToken {
     let token = ObserverToken()
-    core.withLock { $0.taps.append((token, tap)) }
+    core.withLock { $0.taps.append(TapEntry(token: token, tap: tap)) }
     return token
   }
 
@@ -154,8 +183,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
 
   /// Applies `next` if it differs from the current state. Returns the new sequence number, or
   /// nil when equal. After close, reports and throws ``BlocError/emitAfterClose(bloc:)``.
-  @discardableResult
-  func apply(
+  @inlinable @discardableResult
+  final func apply(
     _ next: State, recordHistory: Bool = true, announce: (Change<State>) -> Void = { _ in }
   ) throws -> UInt64? {
     try apply(recordHistory: recordHistory, announce: announce) { _ in next }
@@ -163,8 +192,11 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
 
   /// Applies the state `compute` derives from the current one, read and replaced under the
   /// state's lock so no other change comes between (`compute` must not touch this bloc).
-  @discardableResult
-  func apply(
+  ///
+  /// One lock round-trip; no array is built for hooks, listeners or subscribers that nobody
+  /// registered (the common case: an unobserved, unpersisted bloc with no waiting subscriber).
+  @inlinable @discardableResult
+  final func apply(
     recordHistory: Bool = true, announce: (Change<State>) -> Void = { _ in },
     _ compute: (State) throws -> State
   ) throws -> UInt64? {
@@ -173,9 +205,10 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       let next = try compute(core.state)
       guard next != core.state else { return .unchanged }
       let change = Change(current: core.state, next: next)
-      if recordHistory { core.history?.record(core.state) }
+      if recordHistory, core.history != nil { core.history!.record(core.state) }
       core.state = next
       core.sequence &+= 1
+      publishedSequence.store(core.sequence, ordering: .relaxed)
       return .applied(
         Applied(
           change: change, sequence: core.sequence, woken: takeWaiters(&core, for: next),
@@ -184,41 +217,71 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     let applied: Applied
     switch attempt {
     case .unchanged: return nil
-    case .closed:
-      let error = BlocError.emitAfterClose(bloc: name)
-      reportError(error)
-      throw error
+    case .closed: throw refuseEmitAfterClose()
     case .applied(let done): applied = done
     }
-    let (change, sequence, woken, taps) = (
-      applied.change, applied.sequence, applied.woken, applied.taps
-    )
-    persister?.schedule(change.next, version: sequence)
-    for entry in taps { entry.tap(.change(change)) }
+    let change = applied.change
+    let sequence = applied.sequence
+    if isPersisted { schedule(change.next, version: sequence) }
+    if !applied.taps.isEmpty { tell(applied.taps, change) }
     announce(change)
     onChange(change)
+    if applied.listeners.isEmpty, applied.woken.isEmpty { return sequence }
     let update = StateUpdate(sequence: sequence, state: change.next)
     // A persisted bloc's listeners hear of a state once it is stored (BlocBase+Persistence).
-    if persister == nil { for listener in applied.listeners { listener.deliver(update) } }
-    for waiter in woken { waiter.continuation.resume(returning: update) }
+    if !isPersisted { for listener in applied.listeners { listener.deliver(update) } }
+    for waiter in applied.woken { waiter.continuation.resume(returning: update) }
     return sequence
   }
 
-  enum Attempt {
+  /// Reports an emit after close and returns the error to throw.
+  @usableFromInline func refuseEmitAfterClose() -> BlocError {
+    let error = BlocError.emitAfterClose(bloc: name)
+    reportError(error)
+    return error
+  }
+
+  /// Shows a change to the test taps.
+  @usableFromInline func tell(_ taps: [TapEntry], _ change: Change<State>) {
+    for entry in taps { entry.tap(.change(change)) }
+  }
+
+  /// Hands a changed state to the persister.
+  @usableFromInline func schedule(_ state: State, version: UInt64) {
+    persister?.schedule(state, version: version)
+  }
+
+  @usableFromInline enum Attempt {
     case closed, unchanged
     case applied(Applied)
   }
 
-  struct Applied {
-    let change: Change<State>
-    let sequence: UInt64
-    let woken: [Waiter]
-    let taps: [TapEntry]
-    let listeners: [Listener<State>]
+  @usableFromInline struct Applied {
+    @usableFromInline let change: Change<State>
+    @usableFromInline let sequence: UInt64
+    @usableFromInline let woken: [Waiter]
+    @usableFromInline let taps: [TapEntry]
+    @usableFromInline let listeners: [Listener<State>]
+
+    @usableFromInline init(
+      change: Change<State>, sequence: UInt64, woken: [Waiter], taps: [TapEntry],
+      listeners: [Listener<State>]
+    ) {
+      self.change = change
+      self.sequence = sequence
+      self.woken = woken
+      self.taps = taps
+      self.listeners = listeners
+    }
   }
 
-  func takeWaiters(_ core: inout Core, for state: State) -> [Waiter] {
+  /// Removes and returns the waiters that `state` wakes; no allocation when none waits.
+  @inlinable final func takeWaiters(_ core: inout Core, for state: State) -> [Waiter] {
     guard !core.waiters.isEmpty else { return [] }
+    if !core.waiters.contains(where: { $0.accept != nil }) {
+      defer { core.waiters = [] }
+      return core.waiters
+    }
     var woken: [Waiter] = []
     core.waiters.removeAll { waiter in
       guard waiter.accept?(state) ?? true else { return false }

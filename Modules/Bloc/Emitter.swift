@@ -10,32 +10,37 @@ import Synchronization
 /// ```
 /// Once the handler returns or is cancelled the emitter is done: a later emit is dropped and
 /// reported as ``BlocError/emitAfterHandlerDone(bloc:event:)``.
+///
+/// Reading and emitting are `@inlinable` and final, so a handler compiled in another module
+/// reaches the bloc's state through code specialised for its own types.
 public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // atomics and lets only
   // The class is not open; its only subclass (JobEmitter) adds immutable or weak references.
-  private let active = Atomic<Bool>(true)
-  private let lastSequence = Atomic<UInt64>(0)
+  @usableFromInline let active = Atomic<Bool>(true)
+  @usableFromInline let lastSequence = Atomic<UInt64>(0)
   // How many `forEach` loops are running: one still running when the handler returns was not
   // awaited, a misuse the bloc reports.
   private let loops = Atomic<Int>(0)
+  /// The bloc whose state this emitter changes.
+  @usableFromInline let owner: BlocBase<State>
 
-  init() {}
+  @usableFromInline init(owner: BlocBase<State>) { self.owner = owner }
 
   /// The bloc's clock, to read the time. To wait, use ``sleep(for:)``.
   public var clock: any Clock<Duration> { fatalError("subclass") }
 
   /// The bloc's current state.
-  public var state: State { fatalError("subclass") }
+  @inlinable public final var state: State { owner.state }
 
   /// Whether emits still take effect (false once the handler finished or was cancelled).
-  public var isActive: Bool { active.load(ordering: .acquiring) }
+  @inlinable public final var isActive: Bool { active.load(ordering: .acquiring) }
 
   /// Emits `state` if the handler is still active and `state` differs from the current one.
-  public func callAsFunction(_ state: State) {
+  @inlinable public final func callAsFunction(_ state: State) {
     guard isActive else {
       reportDropped()
       return
     }
-    if let sequence = apply(state) {
+    if let sequence = apply({ _ in state }) {
       _ = lastSequence.max(sequence, ordering: .relaxed)
     }
   }
@@ -50,7 +55,7 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   /// ```
   /// `body` runs under the lock: keep it quick, and do not touch the bloc from it. If it throws,
   /// nothing is emitted and the error is rethrown. An unchanged state is not a change.
-  public func update<Failure: Error>(
+  @inlinable public final func update<Failure: Error>(
     _ body: (inout State) throws(Failure) -> Void
   )
     throws(Failure)
@@ -105,47 +110,53 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
     }
   }
 
-  func apply(_ state: State) -> UInt64? { fatalError("subclass") }
-  func apply(_ compute: (State) -> State) -> UInt64? { fatalError("subclass") }
-  func reportDropped() {}
+  /// Applies the state `compute` derives from the current one; nil when unchanged or refused
+  /// (after close the bloc reports the refused emit itself).
+  @inlinable final func apply(_ compute: (State) -> State) -> UInt64? {
+    try? owner.apply(announce: { self.announce($0) }, compute)
+  }
+
+  /// Tells the bloc's hooks of a change this emitter made, before `onChange`.
+  @usableFromInline func announce(_ change: Change<State>) {}
+  @usableFromInline func reportDropped() {}
   func reportMisusedLoop() {}
   /// Whether a `forEach` loop is still running.
   var isLooping: Bool { loops.load(ordering: .relaxed) > 0 }
-  func finish() { active.store(false, ordering: .releasing) }
-  var highestSequence: UInt64 { lastSequence.load(ordering: .relaxed) }
+  @inlinable final func finish() { active.store(false, ordering: .releasing) }
+  @inlinable final var highestSequence: UInt64 { lastSequence.load(ordering: .relaxed) }
 }
 
 /// The emitter of one job of a ``Bloc``: knows the event, for transitions and error reports.
+@usableFromInline
 final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<State>,
   @unchecked Sendable  // adds only lets
 {
-  // Strong: the bloc outlives its jobs; an emitter a handler keeps after its job keeps the bloc.
-  private let bloc: Bloc<Event, State>
+  // The bloc is the base's `owner` (strong: the bloc outlives its jobs; an emitter a handler
+  // keeps after its job keeps the bloc), held once.
+  private var bloc: Bloc<Event, State> { unsafeDowncast(owner, to: Bloc<Event, State>.self) }
   private let event: Event
+  /// Calls `onTransition`; a closure without context, written where the emitter is made
+  /// (``Bloc/makeEmitter(for:)``, inlined in the client), so that the transition is built by
+  /// code specialised for the bloc's types.
+  private let transition: @Sendable (Bloc<Event, State>, Event, Change<State>) -> Void
 
-  init(bloc: Bloc<Event, State>, event: Event) {
-    self.bloc = bloc
+  @usableFromInline init(
+    bloc: Bloc<Event, State>, event: Event,
+    transition: @escaping @Sendable (Bloc<Event, State>, Event, Change<State>) -> Void
+  ) {
     self.event = event
+    self.transition = transition
+    super.init(owner: bloc)
   }
 
   override var clock: any Clock<Duration> { bloc.clock }
-  override var state: State { bloc.state }
 
   override func sleep(for duration: Duration) async throws {
     try await bloc.sleep(for: duration)
   }
 
-  override func apply(_ state: State) -> UInt64? {
-    apply { _ in state }
-  }
-
-  override func apply(_ compute: (State) -> State) -> UInt64? {
-    // After close the bloc reports the refused emit itself.
-    try? bloc.apply(announce: announce, compute)
-  }
-
-  private func announce(_ change: Change<State>) {
-    bloc.onTransition(Transition(current: change.current, event: event, next: change.next))
+  override func announce(_ change: Change<State>) {
+    transition(bloc, event, change)
   }
 
   override func reportMisusedLoop() {

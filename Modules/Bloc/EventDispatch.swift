@@ -6,151 +6,79 @@
 /// a time takes them from it, so an event never starts before an earlier one of the same bloc
 /// has finished. A cancelled handler counts as finished: its emitter is closed at once, and the
 /// queue moves on while it winds down.
+///
+/// The path of an in-order event on an idle bloc (admit, run inline, finish) is `@inlinable`,
+/// with the types it touches `@usableFromInline`: a client module compiles it specialised for
+/// its own event and state types, with no runtime generic metadata lookup per event.
 extension Bloc {
-  struct Job: Sendable {
-    let id: UInt64
-    let event: Event
-    let receipt: EventReceipt
-  }
-
-  /// A handler as registered: suspending or not.
-  enum Body: Sendable {
-    case async(Handler)
-    case sync(SyncHandler)
-  }
-
-  struct Registration {
-    let body: Body
-    let transformer: EventTransformer
-    /// Kinds whose earlier events (running, queued or waiting on a timer) an event of this kind
-    /// cancels when it is added.
-    let cancels: Set<Event.Kind>
-  }
-
-  /// A queued event's job taken by the runner, with what it needs to run.
-  struct Started: Sendable {
-    let job: Job
-    let body: Body
-    let emitter: Emitter<State>
-    /// The runner that owns the line while this job runs.
-    let runner: UInt64
-    /// The line it came from: nil for the bloc's order, else an `.independent` kind's own.
-    let line: Event.Kind?
-  }
-
-  /// The queued event that is running now.
-  struct Running {
-    let job: Job
-    let emitter: Emitter<State>
-    let runner: UInt64
-  }
-
-  /// A queue of events handled one at a time, in order, by one runner: the bloc's order, or
-  /// an `.independent` kind's own.
-  struct Line {
-    var queue = FIFO<Job>()
-    var current: Running?
-    var runner: Runner?
-  }
-
-  /// A kind's debounce or throttle state.
-  struct Pacing {
-    var pending: Job?
-    var windowOpen = false
-    var timer: UInt64?
-  }
-
-  struct Timer {
-    let task: Task<Void, Never>
-    let deadline: Deadline
-  }
-
-  /// A point on the bloc's clock, kept as closures because the clock's instant type is opaque.
-  struct Deadline {
-    let isDue: @Sendable () -> Bool
-    let remaining: @Sendable () -> Duration
-  }
-
-  struct Dispatch {
-    var handlers: [Event.Kind: Registration] = [:]
-    /// Kinds whose running handler something can cancel (restartable, debounce, throttle, or
-    /// named in a `cancels:`); `send` never runs those in the caller's task.
-    var cancellable: Set<Event.Kind> = []
-    /// The bloc's order, which every event joins but `.concurrent` and `.independent` ones.
-    var main = Line()
-    /// The lines of `.independent` kinds.
-    var lines: [Event.Kind: Line] = [:]
-    /// Runners that lost the queue to a cancellation and are winding down, by id.
-    var retired: [UInt64: Task<Void, Never>] = [:]
-    var concurrent: [UInt64: (kind: Event.Kind, task: Task<Void, Never>, emitter: Emitter<State>)] =
-      [:]
-    var pacings: [Event.Kind: Pacing] = [:]
-    var timers: [UInt64: Timer] = [:]
-    /// Handlers sleeping on the clock, by id.
-    var sleepers: [UInt64: Deadline] = [:]
-    /// Units of work started and not yet ended: the queue's runner (however many jobs it takes),
-    /// a retired runner, a concurrent job, a wait for storage. Queued jobs are not counted, so a
-    /// runner asleep on the clock is exactly one sleeper.
-    var activeWork = 0
-    var settleWaiters: [CheckedContinuation<Bool, Never>] = []
-    var isClosed = false
-    var lastID: UInt64 = 0
-
-    mutating func nextID() -> UInt64 {
-      lastID &+= 1
-      return lastID
-    }
-
-    /// Idle when every started job is asleep until a deadline still ahead and no timer is due:
-    /// nothing can happen until the clock moves.
-    var isIdle: Bool {
-      var waitingForTime = 0
-      for deadline in sleepers.values where !deadline.isDue() { waitingForTime += 1 }
-      return activeWork == waitingForTime && !timers.values.contains { $0.deadline.isDue() }
-    }
-
-    /// Closes the dispatch: returns the tasks to await and the jobs that will never run.
-    mutating func shutDown() -> ([Task<Void, Never>], [Job]) {
-      isClosed = true
-      var abandoned: [Job] = []
-      var tasks: [Task<Void, Never>] = Array(retired.values)
-      for var line in [main] + Array(lines.values) {
-        abandoned += line.queue.drain()
-        line.current?.emitter.finish()
-        if let task = line.runner?.task {
-          task.cancel()
-          tasks.append(task)
-        }
+  /// Refuses the event, or hands it to its transformer; returns a job the caller must run. The
+  /// receipt is nil only for a job to run inline whose outcome is final once it ran (an
+  /// unpersisted bloc): the caller then hands out a shared resolved receipt, no allocation.
+  ///
+  /// An in-order event on an idle bloc starts here under one lock, with nothing queued, and a
+  /// sequential one on a busy bloc joins the queue here; every other case goes through the
+  /// transformer (``admit(_:_:into:inline:)``).
+  @inlinable final func admit(_ event: Event, inline: Inline) -> (EventReceipt?, Started?) {
+    onEvent(event)
+    var receipt: EventReceipt?
+    var admission: Admission?
+    let started = dispatch.withLock { dispatch -> Started? in
+      guard !dispatch.isClosed, let registration = dispatch.handlers[event.kind] else {
+        receipt = EventReceipt()
+        var refused = Admission()
+        refused.refused = true
+        admission = refused
+        return nil
       }
-      main = Line()
-      lines = [:]
-      for (kind, gate) in pacings {
-        if let pending = gate.pending { abandoned.append(pending) }
-        pacings[kind] = nil
+      let idle = dispatch.main.runner == nil && dispatch.main.queue.isEmpty
+      let runsInline =
+        idle
+        && Self.runsInline(
+          registration.body, inline, cancellable: dispatch.cancellable.contains(event.kind))
+      if registration.startsWhenIdle, runsInline {
+        if isPersisted { receipt = EventReceipt() }
+        let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
+        return startOnIdleLine(job, registration.body, inline: true, &dispatch)
       }
-      for timer in timers.values { timer.task.cancel() }
-      timers = [:]
-      for entry in concurrent.values {
-        entry.emitter.finish()
-        entry.task.cancel()
-        tasks.append(entry.task)
+      let queued = EventReceipt()
+      receipt = queued
+      let job = Job(id: dispatch.nextID(), event: event, receipt: queued)
+      if registration.startsWhenIdle, idle {
+        // Not to run inline: a runner task takes it, started from here so that it runs code
+        // specialised for this bloc's types.
+        return startOnIdleLine(job, registration.body, inline: false, &dispatch)
       }
-      handlers = [:]
-      return (tasks, abandoned)
+      if registration.queuesWhenBusy, dispatch.main.runner != nil {
+        // What the transformer does with a sequential event while the bloc is busy.
+        dispatch.main.queue.push(job)
+        return nil
+      }
+      let decided = admit(job, registration, into: &dispatch, inline: inline)
+      admission = decided
+      return decided.inline
     }
+    if let admission, let receipt { settle(admission, of: event, receipt) }
+    return (receipt, started)
   }
 
-  /// What `admit` decided besides queueing: jobs to conclude once the lock is released (since
-  /// concluding runs hooks), and a job the caller must run itself.
-  struct Admission {
-    var concluded: [(Job, EventOutcome)] = []
-    var inline: Started?
-    /// The bloc was closed or has no handler for the event.
-    var refused = false
+  /// Concludes the jobs `admit` dropped or cancelled, and reports a refused event.
+  @usableFromInline func settle(_ admission: Admission, of event: Event, _ receipt: EventReceipt) {
+    for (job, outcome) in admission.concluded { conclude(job.event, job.receipt, outcome) }
+    if admission.refused {
+      // Described outside the lock: `isClosed` is never reset, so a bloc that is not closed now
+      // was not when refused.
+      let description = String(describing: event)
+      let refusal: BlocError =
+        isClosed
+        ? .addAfterClose(bloc: name, event: description)
+        : .unhandledEvent(bloc: name, event: description)
+      reportError(refusal)
+      conclude(event, receipt, .failed(refusal))
+    }
   }
 
   /// Decides what happens to a newly added job according to its handler's transformer.
-  func admit(
+  @usableFromInline func admit(
     _ job: Job, _ registration: Registration, into dispatch: inout Dispatch, inline: Inline
   ) -> Admission {
     var admission = Admission()
@@ -261,23 +189,48 @@ extension Bloc {
     let started = Started(
       job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
       line: key)
-    let runsInline: Bool
-    switch (inline, registration.body) {
-    case (.never, _): runsInline = false
-    case (_, .sync): runsInline = true
-    case (.any, .async):
-      runsInline = !dispatch.cancellable.contains(job.event.kind)
-    case (.synchronous, .async): runsInline = false
-    }
+    let runsInline = Self.runsInline(
+      registration.body, inline, cancellable: dispatch.cancellable.contains(job.event.kind))
     let runner = Runner(id: id, task: runsInline ? nil : Task { await self.run(from: started) })
     dispatch.setCurrent(Running(job: job, emitter: started.emitter, runner: id), key)
     dispatch.setRunner(runner, key)
     return runsInline ? started : nil
   }
 
+  /// Whether a job with handler `body` may run in the caller that started it.
+  /// `cancellable` is asked only for a suspending handler that `send` would run.
+  @inlinable static func runsInline(
+    _ body: Body, _ inline: Inline, cancellable: @autoclosure () -> Bool
+  ) -> Bool {
+    switch (inline, body) {
+    case (.never, _): return false
+    case (_, .sync): return true
+    case (.any, .async): return !cancellable()
+    case (.synchronous, .async): return false
+    }
+  }
+
+  /// Starts `job` on the bloc's own line, idle and with nothing queued: for the caller to run
+  /// when `inline`, else on a new runner task (returning nil). What
+  /// ``startRunnerIfIdle(_:_:inline:)`` does after queueing it, without the queue.
+  @inlinable final func startOnIdleLine(
+    _ job: Job, _ body: Body, inline: Bool, _ dispatch: inout Dispatch
+  ) -> Started? {
+    let id = dispatch.nextID()
+    dispatch.activeWork += 1
+    let started = Started(
+      job: job, body: body, emitter: makeEmitter(for: job.event), runner: id, line: nil)
+    dispatch.main.current = Running(job: job, emitter: started.emitter, runner: id)
+    dispatch.main.runner = Runner(
+      id: id, task: inline ? nil : Task { await self.run(from: started) })
+    return inline ? started : nil
+  }
+
   /// A runner task: runs a line's jobs one after another until it is empty, the bloc closes,
   /// or a cancellation retires the runner.
-  func run(from first: Started) async {
+  /// `@inlinable`: a runner started by inlined code (``finished(_:handingOver:)``) runs code
+  /// specialised for the bloc's types too.
+  @inlinable final func run(from first: Started) async {
     var next: Started? = first
     while let started = next {
       switch started.body {
@@ -291,17 +244,31 @@ extension Bloc {
 
   /// After the inline job `started` ran in the caller: hands what queued up meanwhile to a
   /// runner task (the same unit of work), or frees the line.
-  func finishedInline(_ started: Started) {
+  @inlinable final func finishedInline(_ started: Started) {
     _ = finished(started, handingOver: true)
   }
 
   /// Ends the job `started` and takes the next one of its line under the same lock (so neither
   /// `add` nor `settled()` sees a gap), or ends the runner. When `handingOver`, the next job goes
   /// to a new runner task instead of being returned.
-  private func finished(_ started: Started, handingOver: Bool) -> Started? {
+  @inlinable final func finished(_ started: Started, handingOver: Bool) -> Started? {
     var waiters: [CheckedContinuation<Bool, Never>] = []
     let next = dispatch.withLock { dispatch -> Started? in
-      let (id, key) = (started.runner, started.line)
+      let id = started.runner
+      // The bloc's own line with nothing queued (the usual end of an inline job): in place,
+      // with no helper generic over the line's key.
+      if !started.ownLine {
+        if dispatch.main.current?.runner == id { dispatch.main.current = nil }
+        let owns = dispatch.main.runner?.id == id
+        if !owns || dispatch.isClosed || dispatch.main.queue.isEmpty {
+          if owns { dispatch.main.runner = nil }
+          if !dispatch.retired.isEmpty { dispatch.retired[id] = nil }
+          dispatch.activeWork -= 1
+          if !dispatch.settleWaiters.isEmpty { waiters = dispatch.takeSettleWaiters() }
+          return nil
+        }
+      }
+      let key = started.line
       if dispatch.currentRunner(key) == id { dispatch.setCurrent(nil, key) }
       let owns = dispatch.runnerID(key) == id
       if owns, !dispatch.isClosed, let job = dispatch.popQueue(key),
@@ -412,80 +379,4 @@ extension Bloc {
 
   /// Called once per wait for storage when it ends.
   func workEnded() { ended(uncounting: 1) { _ in } }
-}
-
-extension Bloc.Dispatch {
-  /// Takes a line out for changing (put it back with ``put(_:_:)``), so that pushing onto its
-  /// queue does not copy the queue.
-  mutating func take(_ key: Event.Kind?) -> Bloc.Line {
-    guard let key else {
-      defer { main = Bloc.Line() }
-      return main
-    }
-    return lines.removeValue(forKey: key) ?? Bloc.Line()
-  }
-
-  mutating func put(_ line: Bloc.Line, _ key: Event.Kind?) {
-    if let key { lines[key] = line } else { main = line }
-  }
-
-  // In-place access to a line's parts: the bloc's own line (nil) or an independent kind's.
-
-  func currentRunner(_ key: Event.Kind?) -> UInt64? {
-    guard let key else { return main.current?.runner }
-    return lines[key]?.current?.runner
-  }
-
-  func runnerID(_ key: Event.Kind?) -> UInt64? {
-    guard let key else { return main.runner?.id }
-    return lines[key]?.runner?.id
-  }
-
-  mutating func popQueue(_ key: Event.Kind?) -> Bloc.Job? {
-    guard let key else { return main.queue.pop() }
-    return lines[key]?.queue.pop()
-  }
-
-  mutating func setCurrent(_ running: Bloc.Running?, _ key: Event.Kind?) {
-    guard let key else {
-      main.current = running
-      return
-    }
-    lines[key]?.current = running
-  }
-
-  mutating func setRunner(_ runner: Runner?, _ key: Event.Kind?) {
-    guard let key else {
-      main.runner = runner
-      return
-    }
-    lines[key]?.runner = runner
-  }
-
-  /// The line of `kind`'s events: its own for an `.independent` kind, else the bloc's (nil).
-  func lineKey(of kind: Event.Kind) -> Event.Kind? {
-    guard let registration = handlers[kind], case .independent = registration.transformer.strategy
-    else { return nil }
-    return kind
-  }
-
-  /// Settle waiters re-check on wake, so waking them on any progress is enough.
-  mutating func takeSettleWaiters() -> [CheckedContinuation<Bool, Never>] {
-    let waiters = settleWaiters
-    settleWaiters = []
-    return waiters
-  }
-}
-
-/// Who runs a line while it is busy: a caller inline (`add` or `send`, no task), or a task.
-/// Outside the generic `Bloc` so that the hot path needs no metadata lookup for it.
-struct Runner {
-  let id: UInt64
-  var task: Task<Void, Never>?
-}
-
-/// How `admit` may run a job it starts: never in the caller (timers), a synchronous handler in
-/// the caller (`add`), or any handler that nothing can cancel (`send`).
-enum Inline {
-  case never, synchronous, any
 }

@@ -46,9 +46,26 @@ public final class EventReceipt: Sendable {
     case pending([@Sendable (EventOutcome) -> Void])
     case resolved(EventOutcome)
   }
-  private let slot = Locked(Slot.pending([]))
+  private let slot: Locked<Slot>
 
-  init() {}
+  @usableFromInline init() { slot = Locked(.pending([])) }
+
+  private init(resolved outcome: EventOutcome) { slot = Locked(.resolved(outcome)) }
+
+  private static let handled = EventReceipt(resolved: .handled)
+  private static let dropped = EventReceipt(resolved: .dropped)
+  private static let cancelled = EventReceipt(resolved: .cancelled)
+
+  /// A receipt already resolved with `outcome`: shared for every outcome but a failure, so an
+  /// event handled inline costs no receipt allocation.
+  @usableFromInline static func resolved(_ outcome: EventOutcome) -> EventReceipt {
+    switch outcome {
+    case .handled: return handled
+    case .dropped: return dropped
+    case .cancelled: return cancelled
+    case .failed: return EventReceipt(resolved: outcome)
+    }
+  }
 
   /// The event's outcome, once known.
   public var outcome: EventOutcome {
@@ -85,7 +102,7 @@ public final class EventReceipt: Sendable {
   }
 
   /// Resolves once; later calls are ignored.
-  func resolve(_ outcome: EventOutcome) {
+  @usableFromInline func resolve(_ outcome: EventOutcome) {
     let waiters: [@Sendable (EventOutcome) -> Void] = slot.withLock { slot in
       guard case .pending(let waiters) = slot else { return [] }
       slot = .resolved(outcome)

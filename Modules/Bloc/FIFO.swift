@@ -1,13 +1,15 @@
 /// A first-in first-out queue with O(1) amortised push and pop.
-struct FIFO<Element> {
-  private var items: [Element] = []
-  private var head = 0
+@usableFromInline struct FIFO<Element> {
+  @usableFromInline var items: [Element] = []
+  @usableFromInline var head = 0
 
-  var isEmpty: Bool { head == items.count }
+  @usableFromInline init() {}
 
-  mutating func push(_ item: Element) { items.append(item) }
+  @inlinable var isEmpty: Bool { head == items.count }
 
-  mutating func pop() -> Element? {
+  @inlinable mutating func push(_ item: Element) { items.append(item) }
+
+  @inlinable mutating func pop() -> Element? {
     guard head < items.count else { return nil }
     let item = items[head]
     head += 1

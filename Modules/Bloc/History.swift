@@ -39,7 +39,7 @@ public struct HistoryLimit: Sendable, Equatable {
 
 /// The undo and redo stacks. An equal state is never recorded (the bloc only records real
 /// changes), and a recorded change clears the redo stack.
-struct History<State> {
+@usableFromInline struct History<State> {
   let limit: HistoryLimit
   private(set) var past: [State] = []
   private(set) var future: [State] = []
@@ -51,7 +51,7 @@ struct History<State> {
   var canUndo: Bool { past.contains(where: replays) }
   var canRedo: Bool { future.contains(where: replays) }
 
-  mutating func record(_ previous: State) {
+  @usableFromInline mutating func record(_ previous: State) {
     past.append(previous)
     if past.count > limit.count { past.removeFirst(past.count - limit.count) }
     future.removeAll()

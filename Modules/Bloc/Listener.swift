@@ -7,16 +7,16 @@
 /// ```
 /// Unlike ``BlocBase/states`` no task is woken per change, so a listener costs little; it must
 /// be quick, must not block, and must not emit. A daemon pushes to its clients this way.
-final class Listener<State: Sendable>: Sendable {
+@usableFromInline final class Listener<State: Sendable>: Sendable {
   let token = ObserverToken()
-  private let body: @Sendable (StateUpdate<State>) -> Void
-  private let delivered = Locked<UInt64?>(nil)
+  @usableFromInline let body: @Sendable (StateUpdate<State>) -> Void
+  @usableFromInline let delivered = Locked<UInt64?>(nil)
 
   init(_ body: @escaping @Sendable (StateUpdate<State>) -> Void) { self.body = body }
 
   /// Delivers `update` unless a newer one was already delivered (a change racing the first
   /// delivery), so a listener never sees the sequence go backwards.
-  func deliver(_ update: StateUpdate<State>) {
+  @inlinable func deliver(_ update: StateUpdate<State>) {
     delivered.withLock { last in
       if let last, last >= update.sequence { return }
       last = update.sequence

@@ -36,7 +36,20 @@ public struct Locked<Value>: @unchecked Sendable {  // value touched only under 
 public final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
   static func make(_ value: Value) -> LockedStorage<Value> {
     let buffer = create(minimumCapacity: 1) { _ in value }
-    _ = buffer.withUnsafeMutablePointerToElements { pthread_mutex_init($0, nil) }
+    buffer.withUnsafeMutablePointerToElements { mutex in
+      #if canImport(Glibc)
+        // Adaptive: a contended lock spins briefly before sleeping. The sections under these
+        // locks are short, so a waiter (a subscriber reading the state while a handler emits)
+        // usually gets the lock without a futex sleep and wake-up.
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+      #else
+        pthread_mutex_init(mutex, nil)
+      #endif
+    }
     // create(minimumCapacity:) returns the subclass' instance; the cast cannot fail.
     return unsafeDowncast(buffer, to: LockedStorage<Value>.self)
   }

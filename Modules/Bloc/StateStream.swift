@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A state with its sequence number. The number grows by one with every change, so a
 /// subscriber that skipped states (see ``BlocBase/updates``) can tell how many it missed.
 public struct StateUpdate<State: Sendable>: Sendable {
@@ -20,23 +22,24 @@ extension StateUpdate: Equatable where State: Equatable {}
 /// ``StateUpdate/sequence`` shows the gap. The sequence ends when the bloc closes (after
 /// delivering its final state) or when the iterating task is cancelled.
 public struct StateStream<State: Sendable & Equatable, Element: Sendable>: AsyncSequence, Sendable {
-  let source: BlocBase<State>
-  let transform: @Sendable (StateUpdate<State>) -> Element
+  @usableFromInline let source: BlocBase<State>
+  @usableFromInline let transform: @Sendable (StateUpdate<State>) -> Element
   /// Whether a state is worth waking for, given the last element delivered; nil means always.
-  let isChange: (@Sendable (Element, State) -> Bool)?
+  @usableFromInline let isChange: (@Sendable (Element, State) -> Bool)?
 
-  public func makeAsyncIterator() -> Iterator {
+  @inlinable public func makeAsyncIterator() -> Iterator {
     Iterator(source: source, transform: transform, isChange: isChange)
   }
 
+  /// Its `next()` is `@inlinable`, so the subscriber's loop is specialised in its own module.
   public struct Iterator: AsyncIteratorProtocol {
-    let source: BlocBase<State>
-    let transform: @Sendable (StateUpdate<State>) -> Element
-    let isChange: (@Sendable (Element, State) -> Bool)?
-    var lastSequence: UInt64?
-    var lastElement: Element?
+    @usableFromInline let source: BlocBase<State>
+    @usableFromInline let transform: @Sendable (StateUpdate<State>) -> Element
+    @usableFromInline let isChange: (@Sendable (Element, State) -> Bool)?
+    @usableFromInline var lastSequence: UInt64?
+    @usableFromInline var lastElement: Element?
 
-    init(
+    @usableFromInline init(
       source: BlocBase<State>, transform: @escaping @Sendable (StateUpdate<State>) -> Element,
       isChange: (@Sendable (Element, State) -> Bool)?
     ) {
@@ -45,7 +48,7 @@ public struct StateStream<State: Sendable & Equatable, Element: Sendable>: Async
       self.isChange = isChange
     }
 
-    public mutating func next() async -> Element? {
+    @inlinable public mutating func next() async -> Element? {
       var accept: (@Sendable (State) -> Bool)? = nil
       if let isChange, let lastElement {
         accept = { state in isChange(lastElement, state) }
@@ -87,13 +90,20 @@ extension BlocBase {
   }
 
   /// The next update after `sequence` (nil: the current state at once) that `accept` takes.
-  func nextUpdate(
+  /// One lock round-trip when it must wait, one when it need not.
+  @inlinable final func nextUpdate(
     after sequence: UInt64?, accept: (@Sendable (State) -> Bool)?
   ) async -> StateUpdate<State>? {
-    let id = core.withLock { core in
-      core.nextWaiterID &+= 1
-      return core.nextWaiterID
+    // A subscriber that fell behind takes the newest state at once, without a continuation or
+    // a cancellation handler. The published sequence is only a hint: the lock decides.
+    if let sequence, publishedSequence.load(ordering: .relaxed) > sequence {
+      let ready = core.withLock { core -> StateUpdate<State>? in
+        guard core.sequence > sequence, accept?(core.state) ?? true else { return nil }
+        return StateUpdate(sequence: core.sequence, state: core.state)
+      }
+      if let ready { return ready }
     }
+    let id = waiterIDs.add(1, ordering: .relaxed).newValue
     return await withTaskCancellationHandler {
       await withUnsafeContinuation { continuation in
         let ready: StateUpdate<State>?? = core.withLock { core in

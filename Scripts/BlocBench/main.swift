@@ -34,6 +34,21 @@ final class BenchBloc: Bloc<Tick, Int>, @unchecked Sendable {
   }
 }
 
+/// Adds an event from generic code the optimiser may not specialise: what a generic adapter in
+/// another module (not `@inlinable`) does, such as the daemon's `Feature`.
+@_semantics("optimize.sil.specialize.generic.never")
+@inline(never)
+func addUnspecialised<Event, State>(_ bloc: Bloc<Event, State>, _ event: Event, times: Int) {
+  for _ in 0..<times { bloc.add(event) }
+}
+
+/// Its handler may suspend, so `add` never runs it inline: events queue for a runner task.
+func makeQueuedBloc() -> Bloc<Tick, Int> {
+  Bloc(initialState: 0) { bloc in
+    bloc.on(.tick) { (_, emit) async in emit(emit.state &+ 1) }
+  }
+}
+
 func seconds(_ body: () async -> Void) async -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
   await body()
@@ -67,7 +82,8 @@ func subscribe(_ bloc: BlocBase<Int>, count: Int) -> [Task<Void, Never>] {
 }
 
 let scale = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1
-// For profiling one case: `bloc-bench 1 cubit` or `bloc-bench 1 bloc`.
+// For profiling one case: `bloc-bench 1 cubit`, `bloc-bench 1 bloc`, or only Bloc's add with
+// one subscriber: `bloc-bench 1 add1`, or only add from unspecialised code: `bloc-bench 1 generic`.
 let only = CommandLine.arguments.dropFirst(2).first
 let n = 200_000 * scale
 
@@ -115,6 +131,26 @@ if only == nil || only == "cubit" || only == "cubit0" {
 
 }
 if only == "cubit" || only == "cubit0" { exit(0) }
+if only == "generic" {
+  let value = await rate(n) { n in
+    let bloc = BenchBloc()
+    addUnspecialised(bloc, .tick, times: n)
+    await bloc.close()
+  }
+  line("Bloc add from unspecialised generic code", value)
+  exit(0)
+}
+if only == "add1" {
+  let value = await rate(n) { n in
+    let bloc = BenchBloc()
+    let tasks = subscribe(bloc, count: 1)
+    for _ in 0..<n { bloc.add(.tick) }
+    await bloc.close()
+    for task in tasks { await task.value }
+  }
+  line("Bloc add, 1 subscriber", value)
+  exit(0)
+}
 print("Bloc add → new state (sequential)")
 var blocRates: [Int: Double] = [:]
 for subscribers in [0, 1, 100] {
@@ -154,6 +190,32 @@ for listeners in [1, 100] {
   }
   blocRates[2000 + listeners] = value
   line("  \(listeners) listeners", value)
+}
+
+print("Bloc add → new state, queued for a runner task (handler may suspend)")
+for subscribers in [0, 1] {
+  let value = await rate(n) { n in
+    let bloc = makeQueuedBloc()
+    let tasks = subscribe(bloc, count: subscribers)
+    var last: EventReceipt?
+    for _ in 0..<n { last = bloc.add(.tick) }
+    _ = await last?.outcome
+    await bloc.close()
+    for task in tasks { await task.value }
+  }
+  line("  \(subscribers) subscribers", value)
+}
+
+print("Bloc add → new state from unspecialised generic code (a generic adapter)")
+for subscribers in [0, 1] {
+  let value = await rate(n) { n in
+    let bloc = BenchBloc()
+    let tasks = subscribe(bloc, count: subscribers)
+    addUnspecialised(bloc, .tick, times: n)
+    await bloc.close()
+    for task in tasks { await task.value }
+  }
+  line("  \(subscribers) subscribers", value)
 }
 
 print("targets: Bloc add → state with 1 subscriber ≤ 9× an actor call, with 100 ≤ 30×")
