@@ -12,6 +12,7 @@ extension BlocBase {
   /// let update = bloc.storedSnapshot
   /// print(update.sequence, update.state)
   /// ```
+  @inlinable
   public var storedSnapshot: StateUpdate<State> {
     core.withLock { $0.stored ?? StateUpdate(sequence: $0.sequence, state: $0.state) }
   }

@@ -37,7 +37,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     @usableFromInline var taps: [TapEntry] = []
     @usableFromInline var listeners: [Listener<State>] = []
     /// The newest stored state, for a persisted bloc: what listeners see (BlocBase+Persistence).
-    var stored: StateUpdate<State>?
+    @usableFromInline var stored: StateUpdate<State>?
 
     init(state: State, history: History<State>?) {
       self.state = state

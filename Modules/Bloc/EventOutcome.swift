@@ -85,6 +85,7 @@ public final class EventReceipt: Sendable {
       switch slot {
       case .resolved(let outcome): return outcome
       case .pending(var waiters):
+        slot = .pending([])  // leaves `waiters` uniquely referenced: the append copies nothing
         waiters.append(body)
         slot = .pending(waiters)
         return nil

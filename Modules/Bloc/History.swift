@@ -40,28 +40,39 @@ public struct HistoryLimit: Sendable, Equatable {
 /// The undo and redo stacks. An equal state is never recorded (the bloc only records real
 /// changes), and a recorded change clears the redo stack.
 @usableFromInline struct History<State> {
-  let limit: HistoryLimit
-  private(set) var past: [State] = []
-  private(set) var future: [State] = []
+  @usableFromInline let limit: HistoryLimit
+  /// The undo stack is `stack[first...]`: states that fell off its bottom stay in front until
+  /// they are as many as the limit, then go in one move, so recording costs O(1) amortised
+  /// rather than a shift of the whole stack per change.
+  @usableFromInline var stack: [State] = []
+  @usableFromInline var first = 0
+  @usableFromInline var future: [State] = []
 
   init(limit: HistoryLimit) { self.limit = limit }
 
   private func replays(_ state: State) -> Bool { limit.replays?(state) ?? true }
 
+  var past: ArraySlice<State> { stack[first...] }
   var canUndo: Bool { past.contains(where: replays) }
   var canRedo: Bool { future.contains(where: replays) }
 
-  @usableFromInline mutating func record(_ previous: State) {
-    past.append(previous)
-    if past.count > limit.count { past.removeFirst(past.count - limit.count) }
-    future.removeAll()
+  @inlinable mutating func record(_ previous: State) {
+    stack.append(previous)
+    if stack.count - first > limit.count {
+      first += 1
+      if first >= max(limit.count, 16) {
+        stack.removeFirst(first)
+        first = 0
+      }
+    }
+    if !future.isEmpty { future.removeAll() }
   }
 
   /// Steps back to the latest state that replays; the states stepped over move to redo.
   mutating func undo(from current: State) -> State? {
     guard canUndo else { return nil }
     var current = current
-    while let previous = past.popLast() {
+    while stack.count > first, let previous = stack.popLast() {
       future.append(current)
       current = previous
       if replays(previous) { break }
@@ -74,7 +85,7 @@ public struct HistoryLimit: Sendable, Equatable {
     guard canRedo else { return nil }
     var current = current
     while let next = future.popLast() {
-      past.append(current)
+      stack.append(current)  // never past the limit: these states came off the undo stack
       current = next
       if replays(next) { break }
     }
@@ -82,7 +93,8 @@ public struct HistoryLimit: Sendable, Equatable {
   }
 
   mutating func clear() {
-    past.removeAll()
+    stack.removeAll()
+    first = 0
     future.removeAll()
   }
 }

@@ -43,6 +43,23 @@ import Testing
     #expect(!cubit.undo())
   }
 
+  @Test func theLimitHoldsAcrossManyChangesUndoesAndRedoes() throws {
+    // Past the point where forgotten steps are dropped in one move (the stack keeps up to the
+    // limit of them in front), undo, redo and new changes still see exactly the last `limit`.
+    let cubit = CounterCubit(history: .limit(3))
+    for value in 1...1_000 { try cubit.set(value) }
+    #expect(cubit.undo() && cubit.undo() && cubit.undo())
+    #expect(cubit.state == 997)
+    #expect(!cubit.undo())
+    #expect(cubit.redo() && cubit.redo())
+    #expect(cubit.state == 999)
+    for value in 2_000...2_040 { try cubit.set(value) }
+    #expect(!cubit.canRedo, "a recorded change clears redo")
+    #expect(cubit.undo() && cubit.undo() && cubit.undo())
+    #expect(cubit.state == 2_037)
+    #expect(!cubit.undo())
+  }
+
   @Test func clearHistoryForgetsEverything() throws {
     let cubit = CounterCubit(history: .limit(5))
     try cubit.set(1)

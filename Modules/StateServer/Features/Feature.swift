@@ -8,6 +8,12 @@ public struct StateSnapshot: Sendable, Equatable {
   public let seq: UInt64
   /// Compact JSON (one line, keys sorted), without a trailing newline.
   public let json: [UInt8]
+
+  @usableFromInline
+  init(seq: UInt64, json: [UInt8]) {
+    self.seq = seq
+    self.json = json
+  }
 }
 
 /// One served bloc, seen through closures so the server needs no knowledge of its types.
@@ -33,12 +39,16 @@ public final class Feature: Sendable {
   let watchers: WatchHub
   let monitors: MonitorHub
 
-  /// - Parameter add: decodes a payload and adds the event to `bloc` (built by the caller, where
-  ///   the types are known, so that it is specialised).
+  /// - Parameters:
+  ///   - add: decodes a payload and adds the event to `bloc`;
+  ///   - snapshot: the newest stored state, encoded with `codec`: both on every `send`, so
+  ///     built by the caller, where the types are known, to be specialised.
   @usableFromInline
   init<Description: FeatureDescription>(
     _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>,
-    add: @escaping @Sendable (EventPayload) throws(EventRefusal) -> EventReceipt
+    codec: StateCodec<Description.State>,
+    add: @escaping @Sendable (EventPayload) throws(EventRefusal) -> EventReceipt,
+    snapshot: @escaping @Sendable () throws -> StateSnapshot
   ) {
     name = description.name
     summary = description.summary
@@ -47,13 +57,7 @@ public final class Feature: Sendable {
     shape = Description.State.shape
     keepsHistory = bloc.keepsHistory
 
-    let codec = StateCodec<Description.State>()
-    currentSnapshot = {
-      // Sequence and state read together, so the state belongs to that number; only a stored
-      // state is shown to clients.
-      let current = bloc.storedSnapshot
-      return try codec.snapshot(current.sequence, current.state)
-    }
+    currentSnapshot = snapshot
     latestSnapshot = {
       let current = bloc.snapshot
       return try codec.snapshot(current.sequence, current.state)
@@ -180,16 +184,22 @@ extension FieldInput {
 
 /// Encodes states into Wire's compact form with ``StateEncoder`` (keys sorted), and keeps the
 /// newest so each sequence number is encoded once however many replies and pushes carry it.
+@usableFromInline
 final class StateCodec<S: Encodable & Sendable>: Sendable {
-  private let latest = Locked<StateSnapshot?>(nil)
+  @usableFromInline let latest = Locked<StateSnapshot?>(nil)
 
+  @usableFromInline init() {}
+
+  @inlinable
   func cached(_ sequence: UInt64) -> StateSnapshot? {
     latest.withLock { latest in latest?.seq == sequence ? latest : nil }
   }
 
   /// A value's JSON (a state, or an event: declared events encode through their declaration).
+  @usableFromInline
   static func encode(_ value: S) throws -> JSON { try StateEncoder.encode(value) }
 
+  @inlinable
   func snapshot(_ sequence: UInt64, _ state: S) throws -> StateSnapshot {
     if let cached = cached(sequence) { return cached }
     let snapshot = StateSnapshot(seq: sequence, json: try Self.encode(state).serialized())

@@ -28,11 +28,18 @@ public final class FeatureRegistry: Sendable {
     // Built here, inlined into the caller that knows the event and state types, so that the
     // path every `send` takes (decode, then `add`) is specialised for them.
     let declaration = Description.Event.declaration
+    let codec = StateCodec<Description.State>()
     insert(
       Feature(
-        description, bloc: bloc,
+        description, bloc: bloc, codec: codec,
         add: { payload throws(EventRefusal) in
           bloc.add(try declaration.decode(type: payload.type, fields: EventInput(payload.fields)))
+        },
+        snapshot: {
+          // Sequence and state read together, so the state belongs to that number; only a
+          // stored state is shown to clients.
+          let current = bloc.storedSnapshot
+          return try codec.snapshot(current.sequence, current.state)
         }))
   }
 
