@@ -57,10 +57,17 @@ extension BlocStorage {
 /// storage.commitBatch()  // one write for all of them
 /// ```
 public protocol WriteBatching: Sendable {
-  /// Holds new writes until the matching ``commitBatch()``. Batches may nest.
+  /// Holds new writes until the matching ``commitBatch(othersWaiting:)``. Batches may nest.
   func beginBatch()
-  /// Ends a ``beginBatch()``; when no other is open, writes what was held.
-  func commitBatch()
+  /// Ends a ``beginBatch()``; when no other is open, writes what was held. `othersWaiting`
+  /// tells whether the caller has others to serve meanwhile (then a sync may run on a thread
+  /// of the storage's own), or none (then the batch is written on the calling thread).
+  func commitBatch(othersWaiting: Bool)
+}
+
+extension WriteBatching {
+  /// Ends a ``beginBatch()``, writing what was held on the calling thread.
+  public func commitBatch() { commitBatch(othersWaiting: false) }
 }
 
 /// Keeps values in memory; for tests.

@@ -226,17 +226,28 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   }
 
   /// Ends a ``beginBatch()``; when no other is open, writes what waited in one batch (and with
-  /// `.always` syncs it) on the calling thread, so that its completions have run when this
-  /// returns: no thread hand-off, as Redis writes its AOF before it replies. Should the writer
-  /// be busy with another batch, that one takes these writes along instead.
-  public func commitBatch() {
+  /// `.always` syncs it). Should the writer be busy with another batch, that one takes these
+  /// writes along instead.
+  ///
+  /// - Parameter othersWaiting: whether the caller has others to serve while the batch is
+  ///   synced (an event loop whose turn read several connections). With `.always` the batch is
+  ///   then written and synced on the journal's writer thread, so that the caller's work
+  ///   overlaps the sync and the next batch fills meanwhile. Otherwise (and always with
+  ///   `.deferred`, which does not sync per batch) it is written on the calling thread and its
+  ///   completions have run when this returns: no thread hand-off, as Redis writes its AOF
+  ///   before it replies.
+  public func commitBatch(othersWaiting: Bool) {
     let start = queue.withLock { batch -> Bool in
       batch.holds -= 1
       guard !batch.isEmpty else { return false }
       return batch.startsDrain()
     }
     guard start else { return }
-    drain()
+    if othersWaiting, syncPolicy == .always {
+      writer.async { self.drain() }
+    } else {
+      drain()
+    }
   }
 
   static func validate(_ key: String) throws {

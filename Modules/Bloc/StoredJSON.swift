@@ -24,18 +24,24 @@ enum StoredJSON {
   /// Thrown on meeting a type only `JSONEncoder`'s strategies know how to write.
   struct NeedsFoundation: Error {}
 
-  fileprivate static func put(
-    _ value: some Encodable, into slot: Slot, path: [any CodingKey]
-  )
-    throws
-  {
-    switch value {
-    case let text as String: slot.content = .text(text)
-    case let number as Int: slot.content = .raw(Array(String(number).utf8))
-    case let flag as Bool: slot.content = .raw(Array((flag ? "true" : "false").utf8))
-    case let number as Double: slot.content = .raw(try digits(number, path))
-    case is Date, is Data, is URL, is Decimal: throw NeedsFoundation()
-    default: try value.encode(to: SlotEncoder(slot: slot, codingPath: path))
+  fileprivate static func put<Value: Encodable>(
+    _ value: Value, into slot: Slot, path: [any CodingKey]
+  ) throws {
+    // Types compared by identity (a pointer comparison), not by dynamic casts of the value:
+    // this runs for every value of every stored state.
+    let type = Value.self
+    if type == String.self {
+      slot.content = .text(unsafeBitCast(value, to: String.self))
+    } else if type == Int.self {
+      slot.content = integer(unsafeBitCast(value, to: Int.self))
+    } else if type == Bool.self {
+      slot.content = .raw(Array((unsafeBitCast(value, to: Bool.self) ? "true" : "false").utf8))
+    } else if type == Double.self {
+      slot.content = .raw(try digits(unsafeBitCast(value, to: Double.self), path))
+    } else if type == Date.self || type == Data.self || type == URL.self || type == Decimal.self {
+      throw NeedsFoundation()
+    } else {
+      try value.encode(to: SlotEncoder(slot: slot, codingPath: path))
     }
   }
 

@@ -63,6 +63,21 @@ import Testing
     #expect(TallyBloc(storage: try JournalStorage(directory: directory)).state.count == 50)
   }
 
+  @Test func withOthersWaitingTheSyncRunsBesideTheCallerAndStillCoversTheBatch() async throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage = try JournalStorage(directory: directory, sync: .always)
+    let bloc = TallyBloc(storage: storage)
+    storage.beginBatch()
+    let receipts = (0..<50).map { _ in bloc.add(.increment) }
+    storage.commitBatch(othersWaiting: true)
+    for receipt in receipts { #expect(await receipt.outcome.isHandled) }
+    #expect(storage.batchesWritten == 1, "fifty changes, one write and one sync")
+    await bloc.close()
+    storage.close()
+    #expect(TallyBloc(storage: try JournalStorage(directory: directory)).state.count == 50)
+  }
+
   @Test func aBlockingWriteInsideAnOpenBatchDoesNotWaitForItsCommit() throws {
     // The thread holding the batch open is the one that would commit it.
     let directory = temporaryDirectory()

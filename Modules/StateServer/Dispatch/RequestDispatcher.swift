@@ -1,5 +1,6 @@
 import BlocCore
 import Dispatch
+import Synchronization
 import Wire
 
 /// Protocol v1 on top of the transport: parses each frame, runs the op against the
@@ -32,13 +33,19 @@ public final class RequestDispatcher: ConnectionDelegate {
   private let largeFrames: DispatchQueue
   /// Gathers the changes of each loop turn into one write (the daemon's journal).
   private let batching: (any WriteBatching)?
+  /// The connections whose frames the current loop turn delivered (a count that only tells
+  /// one from several), and the last of them.
+  private let turnConnections = Atomic<Int>(0)
+  private let turnLastConnection = Atomic<UInt64>(0)
 
   /// - Parameter largeFrameQueue: where large frames are parsed and run; by default a serial
   ///   queue of the dispatcher's own, so they never crowd the machine. (Tests pass a suspended
   ///   queue to hold a large frame in flight.)
   /// - Parameter batching: the storage the features' blocs share, when it batches writes: the
   ///   changes of every request read in one loop turn are then stored in one write (and under
-  ///   `--sync always` one sync), on the loop thread, before the turn's replies are sent.
+  ///   `--sync always` one sync) before the turn's replies are sent: on the loop thread, or,
+  ///   when the turn read several connections under `--sync always`, on the storage's writer
+  ///   while the loop serves the next requests.
   public init(
     registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
     largeFrameBytes: Int = 64 << 10, largeFrameQueue: DispatchQueue? = nil,
@@ -77,6 +84,9 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   public func connection(_ connection: Connection, didReceive frame: [UInt8]) {
     guard let session = sessions.withLock({ $0[connection.id] }) else { return }
+    if turnLastConnection.exchange(connection.id, ordering: .relaxed) != connection.id {
+      turnConnections.add(1, ordering: .relaxed)
+    }
     guard frame.count >= largeFrameBytes else {
       process(frame, session)
       return
@@ -129,11 +139,15 @@ public final class RequestDispatcher: ConnectionDelegate {
   }
 
   public func loopTurnWillBegin() {
+    turnConnections.store(0, ordering: .relaxed)
+    turnLastConnection.store(0, ordering: .relaxed)
     batching?.beginBatch()
   }
 
   public func loopTurnDidEnd() {
-    batching?.commitBatch()
+    // One client alone waits for this batch: write it here, without a hand-off. Several: let
+    // the storage sync it beside the loop, which serves them meanwhile.
+    batching?.commitBatch(othersWaiting: turnConnections.load(ordering: .relaxed) > 1)
   }
 
   public func connectionClosed(_ connection: Connection) {

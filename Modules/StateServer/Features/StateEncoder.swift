@@ -37,22 +37,23 @@ enum StateEncoder {
       node.kind = .value(json)
       return
     }
-    if value is Date || value is Data || value is Decimal || value is URL {
-      throw Unsupported(type: String(reflecting: type(of: value)))
+    let type = type(of: value)
+    if type == Date.self || type == Data.self || type == Decimal.self || type == URL.self {
+      throw Unsupported(type: String(reflecting: type))
     }
     try value.encode(to: NodeEncoder(node: node, codingPath: path))
   }
 
-  /// The common leaf types, without going through their `encode(to:)`.
-  fileprivate static func scalar(_ value: some Encodable) -> JSON? {
-    switch value {
-    case let value as String: return .string(value)
-    case let value as Int: return .integer(Int64(value))
-    case let value as Int64: return .integer(value)
-    case let value as Bool: return .bool(value)
-    case let value as Double: return number(value)
-    default: return nil
-    }
+  /// The common leaf types, without going through their `encode(to:)`. Types are compared by
+  /// identity (a pointer comparison), not by dynamic casts: this runs for every value.
+  fileprivate static func scalar<Value: Encodable>(_ value: Value) -> JSON? {
+    let type = Value.self
+    if type == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+    if type == Int.self { return .integer(Int64(unsafeBitCast(value, to: Int.self))) }
+    if type == Int64.self { return .integer(unsafeBitCast(value, to: Int64.self)) }
+    if type == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+    if type == Double.self { return number(unsafeBitCast(value, to: Double.self)) }
+    return nil
   }
 
   fileprivate static func number(_ value: Double) -> JSON {
