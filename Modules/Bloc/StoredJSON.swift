@@ -61,7 +61,8 @@ enum StoredJSON {
   }
 
   fileprivate static func integer(_ value: some BinaryInteger) -> Slot.Content {
-    .raw(Array(String(value).utf8))
+    if let exact = Int64(exactly: value) { return .integer(exact) }
+    return .raw(Array(String(value).utf8))
   }
 }
 
@@ -70,9 +71,12 @@ enum StoredJSON {
 private final class Slot {
   enum Content {
     case empty
+    case integer(Int64)
     case raw([UInt8])
     case text(String)
-    case object([String: Slot])
+    /// Members in the order they were put; sorted when written. States have few members, so
+    /// a list beats a dictionary here.
+    case object([(key: String, slot: Slot)])
     case array([Slot])
   }
   var content = Content.empty
@@ -81,10 +85,14 @@ private final class Slot {
     let child = Slot()
     if case .object(var members) = content {
       content = .empty  // keeps `members` uniquely referenced: no copy
-      members[key] = child
+      if let index = members.firstIndex(where: { $0.key == key }) {
+        members[index].slot = child
+      } else {
+        members.append((key, child))
+      }
       content = .object(members)
     } else {
-      content = .object([key: child])
+      content = .object([(key, child)])
     }
     return child
   }
@@ -106,12 +114,13 @@ private final class Slot {
     return 0
   }
 
-  func makeObject() { if case .object = content {} else { content = .object([:]) } }
+  func makeObject() { if case .object = content {} else { content = .object([]) } }
   func makeArray() { if case .array = content {} else { content = .array([]) } }
 
   func write(into bytes: inout [UInt8]) {
     switch content {
     case .empty: bytes += [0x7B, 0x7D]  // {}: a container nothing was put in
+    case .integer(let value): Self.digits(value, into: &bytes)
     case .raw(let raw): bytes += raw
     case .text(let text): Self.quote(text, into: &bytes)
     case .array(let elements):
@@ -124,15 +133,39 @@ private final class Slot {
     case .object(let members):
       bytes.append(0x7B)
       var first = true
-      // Sorted by code points, as JSONEncoder's `.sortedKeys` does for plain keys.
-      for key in members.keys.sorted() {
+      // Sorted by code points, as JSONEncoder's `.sortedKeys` does for plain keys; most types
+      // encode their keys in that order already.
+      let inOrder = zip(members, members.dropFirst()).allSatisfy { $0.key < $1.key }
+      for member in inOrder ? members : members.sorted(by: { $0.key < $1.key }) {
         if !first { bytes.append(0x2C) }
         first = false
-        Self.quote(key, into: &bytes)
+        Self.quote(member.key, into: &bytes)
         bytes.append(0x3A)
-        members[key]!.write(into: &bytes)
+        member.slot.write(into: &bytes)
       }
       bytes.append(0x7D)
+    }
+  }
+
+  /// The decimal digits of `value`, written in place (no intermediate string).
+  static func digits(_ value: Int64, into bytes: inout [UInt8]) {
+    if value < 0 { bytes.append(0x2D) }
+    var magnitude = value.magnitude
+    var reversed:
+      (
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+      ) = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+      )
+    var count = 0
+    withUnsafeMutableBytes(of: &reversed) { buffer in
+      repeat {
+        buffer[count] = 0x30 + UInt8(magnitude % 10)
+        magnitude /= 10
+        count += 1
+      } while magnitude > 0
+      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
     }
   }
 
