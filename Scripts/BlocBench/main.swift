@@ -151,11 +151,12 @@ if only == "add1" {
   line("Bloc add, 1 subscriber", value)
   exit(0)
 }
-print("Bloc add → new state (sequential)")
-var blocRates: [Int: Double] = [:]
-for subscribers in [0, 1, 100] {
-  let value = await rate(n) { n in
-    let bloc = BenchBloc()
+/// Events per second through `add` until the state reaches `subscribers` subscriber tasks, on a
+/// bloc `make` creates for each round.
+func addRate(_ subscribers: Int, _ make: @escaping @Sendable () -> Bloc<Tick, Int>) async -> Double
+{
+  await rate(n) { n in
+    let bloc = make()
     let tasks = subscribe(bloc, count: subscribers)
     var last: EventReceipt?
     for _ in 0..<n { last = bloc.add(.tick) }
@@ -163,6 +164,12 @@ for subscribers in [0, 1, 100] {
     await bloc.close()
     for task in tasks { await task.value }
   }
+}
+
+print("Bloc add → new state (sequential)")
+var blocRates: [Int: Double] = [:]
+for subscribers in [0, 1, 100] {
+  let value = await addRate(subscribers) { BenchBloc() }
   blocRates[subscribers] = value
   line("  \(subscribers) subscribers", value)
 }
@@ -194,15 +201,7 @@ for listeners in [1, 100] {
 
 print("Bloc add → new state, queued for a runner task (handler may suspend)")
 for subscribers in [0, 1] {
-  let value = await rate(n) { n in
-    let bloc = makeQueuedBloc()
-    let tasks = subscribe(bloc, count: subscribers)
-    var last: EventReceipt?
-    for _ in 0..<n { last = bloc.add(.tick) }
-    _ = await last?.outcome
-    await bloc.close()
-    for task in tasks { await task.value }
-  }
+  let value = await addRate(subscribers) { makeQueuedBloc() }
   line("  \(subscribers) subscribers", value)
 }
 
