@@ -111,15 +111,18 @@ final class EventLoop {
   /// Flushes connections other threads queued bytes for, and applies control requests.
   private func processInbox() {
     let flags = waker.takeInbox(into: &readyScratch)
-    // Resumed connections deliver frames here: one turn of their own.
-    delegate.loopTurnWillBegin()
-    defer { delegate.loopTurnDidEnd() }
-    for connection in readyScratch {
-      guard let io = lookup(connection) else { continue }
-      if io.readingHeld, !connection.isHoldingFrames { resumeHeldFrames(io) }
-      if io.isOpen, !io.peerHungUp, !io.waitingForWritable { flush(io) }
+    if !readyScratch.isEmpty {
+      // Resumed connections deliver frames here: one turn of their own (and none when the
+      // inbox is empty, as on most passes).
+      delegate.loopTurnWillBegin()
+      for connection in readyScratch {
+        guard let io = lookup(connection) else { continue }
+        if io.readingHeld, !connection.isHoldingFrames { resumeHeldFrames(io) }
+        if io.isOpen, !io.peerHungUp, !io.waitingForWritable { flush(io) }
+      }
+      delegate.loopTurnDidEnd()
+      readyScratch.removeAll(keepingCapacity: true)
     }
-    readyScratch.removeAll(keepingCapacity: true)
     if flags.shutdown { beginShutdown() }
     if flags.drained { beginFlushing() }
   }
