@@ -139,17 +139,21 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
 
   /// Called when an event is added, before it is handled. Call `super` to keep observers informed.
   open func onEvent(_ event: Event) {
-    for entry in observers { entry.observer.onEvent(self, event: event) }
+    for entry in observers(for: .event) { entry.observer.onEvent(self, event: event) }
   }
 
   /// Called for every change a handler makes, before ``BlocBase/onChange(_:)``.
   open func onTransition(_ transition: Transition<Event, State>) {
-    for entry in observers { entry.observer.onTransition(self, transition: transition) }
+    for entry in observers(for: .transition) {
+      entry.observer.onTransition(self, transition: transition)
+    }
   }
 
   /// Called when an event's outcome is known.
   open func onDone(_ event: Event, outcome: EventOutcome) {
-    for entry in observers { entry.observer.onDone(self, event: event, outcome: outcome) }
+    for entry in observers(for: .done) {
+      entry.observer.onDone(self, event: event, outcome: outcome)
+    }
   }
 
   // MARK: Adding events
@@ -295,8 +299,9 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   }
 
   /// Concludes `job` once the change of sequence `changed` is stored.
-  @usableFromInline func concludeWhenStored(_ job: Job, _ changed: UInt64, _ outcome: EventOutcome)
-  {
+  @inlinable final func concludeWhenStored(
+    _ job: Job, _ changed: UInt64, _ outcome: EventOutcome
+  ) {
     guard let persister else { return conclude(job.event, job.receipt, outcome) }
     // The wait for storage counts as its own unit of work, taken before the runner ends, so
     // settled() never sees zero while the wait is on.

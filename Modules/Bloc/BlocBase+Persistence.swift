@@ -30,21 +30,8 @@ extension BlocBase {
     try persister.removeStored()
   }
 
-  func connect(_ persister: Persister<State>) {
-    let box = WeakBox<BlocBase<State>>()
-    box.value = self
-    persister.connect(
-      Persister.Hooks(
-        stored: { version, state in box.value?.publishStored(version, state) },
-        rollBack: { error in
-          guard let bloc = box.value else { return false }
-          bloc.rollBack(error)
-          return true
-        },
-        report: { error in box.value?.reportError(error) }))
-  }
-
-  private func publishStored(_ version: UInt64, _ state: State) {
+  /// The persister stored `version` as `state`.
+  func publishStored(_ version: UInt64, _ state: State) {
     let listeners = core.withLock { core -> [Listener<State>] in
       guard let stored = core.stored, version > stored.sequence else { return [] }
       core.stored = StateUpdate(sequence: version, state: state)
@@ -57,9 +44,9 @@ extension BlocBase {
   /// Returns to the last stored state after a failed write, as one more change that in-process
   /// observers see; every version so far fails. History is cleared: it may hold states that
   /// were never stored, and undoing into one would store a refused change after all.
-  private func rollBack(_ error: PersistenceError) {
+  func rollBack(_ error: PersistenceError) {
     guard let persister else { return }
-    let (applied, failed) = core.withLock { core -> (Applied?, [Persister<State>.Waiter]) in
+    let (applied, failed) = core.withLock { core -> (Applied?, [StoreWaiter]) in
       let through = core.sequence
       var applied: Applied?
       if let stored = core.stored, stored.state != core.state {

@@ -9,7 +9,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     @usableFromInline let accept: (@Sendable (State) -> Bool)?
     @usableFromInline let continuation: UnsafeContinuation<StateUpdate<State>?, Never>
 
-    @usableFromInline init(
+    @inlinable init(
       id: UInt64, accept: (@Sendable (State) -> Bool)?,
       continuation: UnsafeContinuation<StateUpdate<State>?, Never>
     ) {
@@ -46,7 +46,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   }
 
   @usableFromInline let core: Locked<Core>
-  let persister: Persister<State>?
+  @usableFromInline let persister: Persister<State>?
   /// Whether changes are stored (`persister != nil`), readable from inlined code.
   @usableFromInline let isPersisted: Bool
   /// Numbers the subscribers' waits, without taking the state's lock.
@@ -55,7 +55,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// subscriber that fell behind see it without waiting (a hint; the state's lock decides).
   @usableFromInline let publishedSequence = Atomic<UInt64>(0)
   // Lets every hook skip the core lock when this bloc has no observer of its own.
-  private let ownObserverCount = Atomic<Int>(0)
+  /// The hooks this bloc's own observers want (their union), read without the lock.
+  private let ownObserversWant = Atomic<UInt8>(0)
 
   /// Set when a stored state could not be restored at creation (see ``UnreadablePolicy``).
   public let restoreIssue: PersistenceError?
@@ -85,13 +86,12 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       self.persister = persister
       isPersisted = true
       core.withLock { $0.stored = StateUpdate(sequence: 0, state: state) }
-      connect(persister)
     } else {
       persister = nil
       isPersisted = false
     }
     CreationWatch.onCreate?(self)
-    for entry in BlocObservers.all { entry.observer.onCreate(self) }
+    for entry in BlocObservers.observers(for: .create) { entry.observer.onCreate(self) }
     if let issue { reportError(issue) }
   }
 
@@ -117,18 +117,18 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// Called for every change, before subscribers see the new state. Call `super` when overriding
   /// to keep observers informed.
   open func onChange(_ change: Change<State>) {
-    for entry in observers { entry.observer.onChange(self, change: change) }
+    for entry in observers(for: .change) { entry.observer.onChange(self, change: change) }
   }
 
   /// Called for every error: a failing handler (as ``HandlerFailure``), a dropped emit, a
   /// persistence problem. The bloc keeps working. Call `super` to keep observers informed.
   open func onError(_ error: any Error) {
-    for entry in observers { entry.observer.onError(self, error: error) }
+    for entry in observers(for: .error) { entry.observer.onError(self, error: error) }
   }
 
   /// Called once when the bloc closes. Call `super` to keep observers informed.
   open func onClose() {
-    for entry in observers { entry.observer.onClose(self) }
+    for entry in observers(for: .close) { entry.observer.onClose(self) }
   }
 
   // MARK: Observers
@@ -139,7 +139,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     let token = ObserverToken()
     core.withLock {
       $0.observers.append(ObserverEntry(token: token, observer: observer))
-      ownObserverCount.store($0.observers.count, ordering: .releasing)
+      ownObserversWant.store(BlocHooks(wantedBy: $0.observers).rawValue, ordering: .releasing)
     }
     return token
   }
@@ -147,16 +147,17 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   public func removeObserver(_ token: ObserverToken) {
     core.withLock {
       $0.observers.removeAll { $0.token == token }
-      ownObserverCount.store($0.observers.count, ordering: .releasing)
+      ownObserversWant.store(BlocHooks(wantedBy: $0.observers).rawValue, ordering: .releasing)
     }
   }
 
-  /// Global observers, then this bloc's own.
-  var observers: [ObserverEntry] {
-    let global = BlocObservers.all
-    guard ownObserverCount.load(ordering: .acquiring) > 0 else { return global }
-    let own = core.withLock { $0.observers }
-    if own.isEmpty { return global }
+  /// The observers that want `hook`: global ones, then this bloc's own.
+  func observers(for hook: BlocHooks) -> [ObserverEntry] {
+    let global = BlocObservers.observers(for: hook)
+    guard BlocHooks(rawValue: ownObserversWant.load(ordering: .acquiring)).contains(hook) else {
+      return global
+    }
+    let own = core.withLock { $0.observers.filter { $0.hooks.contains(hook) } }
     return global.isEmpty ? own : global + own
   }
 
@@ -247,8 +248,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   }
 
   /// Hands a changed state to the persister.
-  @usableFromInline func schedule(_ state: State, version: UInt64) {
-    persister?.schedule(state, version: version)
+  @inlinable final func schedule(_ state: State, version: UInt64) {
+    persister?.schedule(state, version: version, owner: self)
   }
 
   @usableFromInline enum Attempt {
@@ -263,7 +264,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     @usableFromInline let taps: [TapEntry]
     @usableFromInline let listeners: [Listener<State>]
 
-    @usableFromInline init(
+    @inlinable init(
       change: Change<State>, sequence: UInt64, woken: [Waiter], taps: [TapEntry],
       listeners: [Listener<State>]
     ) {
@@ -343,16 +344,6 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     onClose()
   }
 
-}
-
-/// Lets the persister report to its bloc without keeping it alive.
-final class WeakBox<Value: AnyObject & Sendable>: Sendable {
-  private struct Reference { weak var value: Value? }
-  private let storage = Locked(Reference())
-  var value: Value? {
-    get { storage.withLock { $0.value } }
-    set { storage.withLock { $0.value = newValue } }
-  }
 }
 
 /// What a test tap sees.

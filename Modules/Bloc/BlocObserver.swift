@@ -16,7 +16,20 @@ import Synchronization
 /// ```
 /// Observers are called synchronously on the thread that caused the call; keep them quick and
 /// do not emit from them.
+///
+/// An observer that needs only some methods can say so with ``hooks``; the others then cost
+/// nothing per event:
+///
+/// ```swift
+/// struct ErrorReporter: BlocObserver {
+///   var hooks: BlocHooks { .error }
+///   func onError<State>(_ bloc: BlocBase<State>, error: any Error) { report(error) }
+/// }
+/// ```
 public protocol BlocObserver: Sendable {
+  /// The methods to call; blocs skip the others without calling them. Read once, when the
+  /// observer is added. The default is ``BlocHooks/all``.
+  var hooks: BlocHooks { get }
   func onCreate<State>(_ bloc: BlocBase<State>)
   func onEvent<Event, State>(_ bloc: Bloc<Event, State>, event: Event)
   func onChange<State>(_ bloc: BlocBase<State>, change: Change<State>)
@@ -28,6 +41,7 @@ public protocol BlocObserver: Sendable {
 }
 
 extension BlocObserver {
+  public var hooks: BlocHooks { .all }
   public func onCreate<State>(_ bloc: BlocBase<State>) {}
   public func onEvent<Event, State>(_ bloc: Bloc<Event, State>, event: Event) {}
   public func onChange<State>(_ bloc: BlocBase<State>, change: Change<State>) {}
@@ -43,8 +57,9 @@ extension BlocObserver {
 /// The observers that see every bloc.
 public enum BlocObservers {
   private static let registry = Locked<[ObserverEntry]>([])
-  // Lets the hot path skip the registry's lock when no global observer exists (the usual case).
-  private static let count = Atomic<Int>(0)
+  // The hooks any global observer wants: the hot path skips the registry's lock for the others
+  // (all of them when no global observer exists, the usual case).
+  private static let wanted = Atomic<UInt8>(0)
 
   /// Adds an observer of every bloc; returns a token that removes it.
   @discardableResult
@@ -52,7 +67,7 @@ public enum BlocObservers {
     let token = ObserverToken()
     registry.withLock {
       $0.append(ObserverEntry(token: token, observer: observer))
-      count.store($0.count, ordering: .releasing)
+      wanted.store(BlocHooks(wantedBy: $0).rawValue, ordering: .releasing)
     }
     return token
   }
@@ -61,12 +76,14 @@ public enum BlocObservers {
   public static func remove(_ token: ObserverToken) {
     registry.withLock {
       $0.removeAll { $0.token == token }
-      count.store($0.count, ordering: .releasing)
+      wanted.store(BlocHooks(wantedBy: $0).rawValue, ordering: .releasing)
     }
   }
 
-  static var all: [ObserverEntry] {
-    count.load(ordering: .acquiring) == 0 ? [] : registry.withLock { $0 }
+  /// The global observers that want `hook`.
+  static func observers(for hook: BlocHooks) -> [ObserverEntry] {
+    guard BlocHooks(rawValue: wanted.load(ordering: .acquiring)).contains(hook) else { return [] }
+    return registry.withLock { $0.filter { $0.hooks.contains(hook) } }
   }
 }
 
@@ -80,4 +97,18 @@ public struct ObserverToken: Hashable, Sendable {
 struct ObserverEntry: Sendable {
   let token: ObserverToken
   let observer: any BlocObserver
+  let hooks: BlocHooks
+
+  init(token: ObserverToken, observer: any BlocObserver) {
+    self.token = token
+    self.observer = observer
+    self.hooks = observer.hooks
+  }
+}
+
+extension BlocHooks {
+  /// The hooks any of `entries` wants.
+  init(wantedBy entries: [ObserverEntry]) {
+    self = entries.reduce(into: []) { $0.formUnion($1.hooks) }
+  }
 }

@@ -12,7 +12,7 @@ extension Bloc {
     /// (``EventReceipt/resolved(_:)``).
     @usableFromInline let receipt: EventReceipt?
 
-    @usableFromInline init(id: UInt64, event: Event, receipt: EventReceipt?) {
+    @inlinable init(id: UInt64, event: Event, receipt: EventReceipt?) {
       self.id = id
       self.event = event
       self.receipt = receipt
@@ -69,7 +69,7 @@ extension Bloc {
     /// The line it came from: nil for the bloc's order, else an `.independent` kind's own.
     @inlinable var line: Event.Kind? { ownLine ? job.event.kind : nil }
 
-    @usableFromInline init(
+    @inlinable init(
       job: Job, body: Body, emitter: Emitter<State>, runner: UInt64, line: Event.Kind?
     ) {
       self.job = job
@@ -86,7 +86,7 @@ extension Bloc {
     @usableFromInline let emitter: Emitter<State>
     @usableFromInline let runner: UInt64
 
-    @usableFromInline init(job: Job, emitter: Emitter<State>, runner: UInt64) {
+    @inlinable init(job: Job, emitter: Emitter<State>, runner: UInt64) {
       self.job = job
       self.emitter = emitter
       self.runner = runner
@@ -273,7 +273,7 @@ extension Bloc.Dispatch {
   @usableFromInline let id: UInt64
   @usableFromInline var task: Task<Void, Never>?
 
-  @usableFromInline init(id: UInt64, task: Task<Void, Never>?) {
+  @inlinable init(id: UInt64, task: Task<Void, Never>?) {
     self.id = id
     self.task = task
   }

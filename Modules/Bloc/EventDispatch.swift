@@ -377,6 +377,12 @@ extension Bloc {
     return result
   }
 
-  /// Called once per wait for storage when it ends.
-  func workEnded() { ended(uncounting: 1) { _ in } }
+  /// Called once per wait for storage when it ends; inlined, so it is specialised.
+  @inlinable func workEnded() {
+    let waiters = dispatch.withLock { dispatch in
+      dispatch.activeWork -= 1
+      return dispatch.takeSettleWaiters()
+    }
+    for waiter in waiters { waiter.resume(returning: false) }
+  }
 }

@@ -3,7 +3,7 @@
   @usableFromInline var items: [Element] = []
   @usableFromInline var head = 0
 
-  @usableFromInline init() {}
+  @inlinable init() {}
 
   @inlinable var isEmpty: Bool { head == items.count }
 

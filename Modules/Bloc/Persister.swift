@@ -9,34 +9,43 @@ import Foundation
 /// batch.
 ///
 /// A failed write is never retried with the same state: the bloc rolls its state back to the
-/// last stored one (``Hooks/rollBack``), and every version up to the rollback fails, so a change
+/// last stored one (``BlocBase/rollBack(_:)``), and every version up to the rollback fails, so a change
 /// refused once can never be stored later, and nobody is told of a state that is not stored.
-final class Persister<State: Sendable>: StagedState {
-  /// How the persister talks back to its bloc; called outside the persister's lock.
-  struct Hooks: Sendable {
-    /// `version` (and every older one) is stored as `state`; called before waiters are released.
-    var stored: @Sendable (_ version: UInt64, _ state: State) -> Void
-    /// A write failed: the bloc restores its last stored state and calls ``abandon(through:_:)``
-    /// with its newest version, under its own lock, so no newer change slips in between.
-    /// Returns false when the bloc is gone.
-    var rollBack: @Sendable (PersistenceError) -> Bool
-    var report: @Sendable (PersistenceError) -> Void
-  }
-
-  private struct Progress {
-    var pending: (version: UInt64, state: State)?
-    var scheduled: UInt64 = 0
+@usableFromInline final class Persister<State: Sendable & Equatable>: StagedState {
+  // Read and written by `schedule` and `whenStored`, which are inlined into the client so that
+  // the per-change path is specialised for the state type (no runtime metadata lookups).
+  @usableFromInline struct Progress {
+    @usableFromInline var pending: (version: UInt64, state: State)?
+    @usableFromInline var scheduled: UInt64 = 0
     /// Staged with the sink or being written: a newer state waits in `pending` meanwhile.
-    var writing = false
-    var durable: UInt64
+    @usableFromInline var writing = false
+    @usableFromInline var durable: UInt64
     /// Versions at or below this were abandoned by a rollback: never written, never waited on.
-    var abandonedThrough: UInt64 = 0
+    @usableFromInline var abandonedThrough: UInt64 = 0
     /// The versions each failure took down (durable + 1 … rollback point), newest last.
-    var failures: [(versions: ClosedRange<UInt64>, error: PersistenceError)] = []
-    var lastError: PersistenceError?
-    var waiters: [Waiter] = []
+    @usableFromInline var failures: [Failure] = []
+    @usableFromInline var lastError: PersistenceError?
+    @usableFromInline var waiters: [StoreWaiter] = []
+    /// The bloc, held while a write is staged or in flight and only then: it is told of the
+    /// write's result, and a bloc dropped meanwhile still has its last change stored. (The
+    /// bloc holds its persister, so holding it always would be a cycle; a weak reference would
+    /// give the bloc a side table, and every retain of the bloc would take the slow path.)
+    @usableFromInline var owner: BlocBase<State>?
 
-    func failure(of version: UInt64) -> PersistenceError? {
+    init(durable: UInt64) { self.durable = durable }
+
+    /// Removes and returns the waiters for `version` and older: all of them, usually.
+    mutating func takeWaiters(through version: UInt64) -> [StoreWaiter] {
+      if waiters.allSatisfy({ $0.version <= version }) {
+        defer { waiters = [] }
+        return waiters
+      }
+      let ready = waiters.filter { $0.version <= version }
+      waiters.removeAll { $0.version <= version }
+      return ready
+    }
+
+    @inlinable func failure(of version: UInt64) -> PersistenceError? {
       guard version <= abandonedThrough else { return nil }
       for failure in failures.reversed() where failure.versions.contains(version) {
         return failure.error
@@ -45,22 +54,24 @@ final class Persister<State: Sendable>: StagedState {
     }
   }
 
+  /// Versions a write failure took down, and why.
+  @usableFromInline struct Failure {
+    @usableFromInline let versions: ClosedRange<UInt64>
+    @usableFromInline let error: PersistenceError
+  }
+
   private let persistence: Persistence<State>
-  private let progress: Locked<Progress>
+  @usableFromInline let progress: Locked<Progress>
   private let sink: any StateSink
-  private let hooks: Locked<Hooks?>
 
   init(_ persistence: Persistence<State>, durable version: UInt64) {
     self.persistence = persistence
     self.progress = Locked(Progress(durable: version))
     self.sink = (persistence.storage as? any StateSink) ?? WriteThrough(persistence)
-    self.hooks = Locked(nil)
   }
 
-  /// Connects the persister to its bloc; done once, right after the bloc exists.
-  func connect(_ hooks: Hooks) { self.hooks.withLock { $0 = hooks } }
-
-  func schedule(_ state: State, version: UInt64) {
+  /// Stores `state`, the bloc `owner`'s change number `version`, with the sink's next write.
+  @inlinable func schedule(_ state: State, version: UInt64, owner: BlocBase<State>) {
     let stage = progress.withLock { progress -> Bool in
       // A change racing a rollback that already covers it: it failed with the others.
       if version <= progress.abandonedThrough { return false }
@@ -71,16 +82,22 @@ final class Persister<State: Sendable>: StagedState {
       progress.pending = (version, state)
       if progress.writing { return false }
       progress.writing = true
+      progress.owner = owner
       return true
     }
-    if stage { sink.stage(self) }
+    if stage { stageWithSink() }
   }
+
+  /// Out of line: the sink sees the persister through a protocol this module keeps to itself.
+  @usableFromInline func stageWithSink() { sink.stage(self) }
 
   /// The newest state, encoded, for the sink's next write; nil when a rollback dropped it.
   func takeForWrite() -> StagedWrite? {
+    var released: BlocBase<State>?  // let go of outside the lock
     let next = progress.withLock { progress -> (version: UInt64, state: State)? in
       guard let pending = progress.pending else {
         progress.writing = false
+        released = progress.owner.take()
         return nil
       }
       progress.pending = nil
@@ -88,6 +105,7 @@ final class Persister<State: Sendable>: StagedState {
     }
     guard let (version, state) = next else {
       releaseLeftoverWaiters()
+      withExtendedLifetime(released) {}
       return nil
     }
     let key = persistence.key
@@ -111,12 +129,13 @@ final class Persister<State: Sendable>: StagedState {
 
   /// Calls `body` once `version` (or a later one) is stored, with the error if its write
   /// failed: at once if that is known, else from the writer. No task is needed.
+  @inlinable
   func whenStored(_ version: UInt64, _ body: @escaping @Sendable (PersistenceError?) -> Void) {
     let ready: PersistenceError?? = progress.withLock { progress in
       if let failure = progress.failure(of: version) { return .some(failure) }
       if progress.durable >= version { return .some(nil) }
       if !progress.writing, progress.pending == nil { return .some(progress.lastError) }
-      progress.waiters.append((version, body))
+      progress.waiters.append(StoreWaiter(version: version, notify: body))
       return nil
     }
     if let ready { body(ready) }
@@ -125,7 +144,7 @@ final class Persister<State: Sendable>: StagedState {
   /// Gives up every version up to `version` after a failed write: the pending state (built on
   /// the failed one) is dropped and their waiters fail with `error`. Called by the bloc, under
   /// its lock, while it restores the last stored state.
-  func abandon(through version: UInt64, _ error: PersistenceError) -> [Waiter] {
+  func abandon(through version: UInt64, _ error: PersistenceError) -> [StoreWaiter] {
     progress.withLock { progress in
       guard version > progress.abandonedThrough else { return [] }
       if let pending = progress.pending, pending.version <= version { progress.pending = nil }
@@ -135,18 +154,15 @@ final class Persister<State: Sendable>: StagedState {
         if let last = progress.failures.last, last.versions.upperBound == progress.abandonedThrough,
           last.versions.lowerBound > progress.durable
         {
-          progress.failures[progress.failures.count - 1] = (
-            last.versions.lowerBound...version, error
-          )
+          progress.failures[progress.failures.count - 1] = Failure(
+            versions: last.versions.lowerBound...version, error: error)
         } else {
-          progress.failures.append((first...version, error))
+          progress.failures.append(Failure(versions: first...version, error: error))
           if progress.failures.count > 256 { progress.failures.removeFirst() }
         }
       }
       progress.abandonedThrough = version
-      let failed = progress.waiters.filter { $0.version <= version }
-      progress.waiters.removeAll { $0.version <= version }
-      return failed
+      return progress.takeWaiters(through: version)
     }
   }
 
@@ -160,40 +176,43 @@ final class Persister<State: Sendable>: StagedState {
   }
 
   private func finish(_ version: UInt64, _ state: State, _ failure: PersistenceError?) {
-    let hooks = self.hooks.withLock { $0 }
+    let owner = progress.withLock { $0.owner }
     if let failure {
       progress.withLock { $0.lastError = failure }
-      hooks?.report(failure)
+      owner?.reportError(failure)
       // The bloc abandons every version it has (this one included) and releases their waiters.
-      if hooks?.rollBack(failure) != true {
+      if let owner {
+        owner.rollBack(failure)
+      } else {
         for waiter in abandon(through: version, failure) { waiter.notify(failure) }
       }
     } else {
       // Shown as stored before anyone can learn it is: a waiter released (here, or by a
       // `whenStored` racing this) must find the stored state already showing it.
-      hooks?.stored(version, state)
+      owner?.publishStored(version, state)
       let ready = progress.withLock { progress in
         progress.lastError = nil
         progress.durable = max(progress.durable, version)
-        let ready = progress.waiters.filter { $0.version <= version }
-        progress.waiters.removeAll { $0.version <= version }
-        return ready
+        return progress.takeWaiters(through: version)
       }
       for waiter in ready { waiter.notify(nil) }
     }
     // A state that came meanwhile goes into the sink's next write.
+    var released: BlocBase<State>?  // let go of outside the lock
     let again = progress.withLock { progress -> Bool in
       if progress.pending != nil { return true }
       progress.writing = false
+      released = progress.owner.take()
       return false
     }
     if again { sink.stage(self) } else { releaseLeftoverWaiters() }
+    withExtendedLifetime(released) {}
   }
 
   /// Nothing newer is coming: whoever still waits (for a version never scheduled) learns the
   /// last write's result.
   private func releaseLeftoverWaiters() {
-    let (left, error) = progress.withLock { progress -> ([Waiter], PersistenceError?) in
+    let (left, error) = progress.withLock { progress -> ([StoreWaiter], PersistenceError?) in
       guard !progress.writing, progress.pending == nil else { return ([], nil) }
       let left = progress.waiters
       progress.waiters = []
@@ -206,5 +225,16 @@ final class Persister<State: Sendable>: StagedState {
     error as? PersistenceError ?? .writeFailed(key: key, reason: String(describing: error))
   }
 
-  typealias Waiter = (version: UInt64, notify: @Sendable (PersistenceError?) -> Void)
+}
+
+/// Someone waiting until `version` is stored (not nested in the generic ``Persister``, so that
+/// arrays of them need no runtime metadata lookup in unspecialised code).
+@usableFromInline struct StoreWaiter: Sendable {
+  @usableFromInline let version: UInt64
+  @usableFromInline let notify: @Sendable (PersistenceError?) -> Void
+
+  @inlinable init(version: UInt64, notify: @escaping @Sendable (PersistenceError?) -> Void) {
+    self.version = version
+    self.notify = notify
+  }
 }

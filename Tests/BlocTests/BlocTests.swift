@@ -148,6 +148,24 @@ import Testing
     #expect(mine.contains("transition 0-increment->1"))
     #expect(mine.contains("close CounterBloc"))
   }
+
+  @Test func observersAreCalledOnlyForTheHooksTheyWant() async {
+    let closes = LogObserver(hooks: .close)
+    let token = BlocObservers.add(closes)
+    defer { BlocObservers.remove(token) }
+    let bloc = CounterBloc()
+    let changesAndErrors = LogObserver(hooks: [.change, .error])
+    let everything = LogObserver()
+    bloc.addObserver(changesAndErrors)
+    bloc.addObserver(everything)
+    await bloc.send(.increment)
+    bloc.addError(Boom())
+    await bloc.close()
+    #expect(changesAndErrors.all == ["change 0->1", "error Boom()"])
+    #expect(everything.all.count == 6)
+    #expect(closes.all.filter { !$0.hasPrefix("close") }.isEmpty)
+    #expect(closes.all.contains("close CounterBloc"))
+  }
 }
 
 final class EmitterBox: Sendable {

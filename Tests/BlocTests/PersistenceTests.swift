@@ -1,4 +1,5 @@
 import BlocCore
+import Dispatch
 import Foundation
 import Testing
 
@@ -127,6 +128,64 @@ func temporaryDirectory() -> URL {
     }
     #expect(String(describing: error).contains("cannot save state"))
     await bloc.close()
+  }
+}
+
+/// A weak reference tests can read from any task.
+final class WeakReference<Value: AnyObject & Sendable>: Sendable {
+  private struct Box { weak var value: Value? }
+  private let box = Locked(Box())
+  var value: Value? {
+    get { box.withLock { $0.value } }
+    set { box.withLock { $0.value = newValue } }
+  }
+}
+
+/// A storage whose writes wait until the test opens it.
+final class HeldStorage: BlocStorage {
+  private let held = DispatchSemaphore(value: 0)
+  private let written = Locked<[Data]>([])
+  var writes: [Data] { written.withLock { $0 } }
+  func release() { held.signal() }
+  func read(_ key: String) throws -> Data? { nil }
+  func write(_ key: String, _ data: Data) throws {
+    held.wait()
+    written.withLock { $0.append(data) }
+  }
+  func remove(_ key: String) throws {}
+  func keepAside(_ key: String) throws -> String { key }
+}
+
+@Suite struct PersisterLifetimeTests {
+  @Test func aBlocDroppedWhileItsChangeIsWrittenLivesUntilTheChangeIsStored() async {
+    let storage = HeldStorage()
+    let dropped = WeakReference<TallyBloc>()
+    do {
+      let bloc = TallyBloc(storage: storage)
+      dropped.value = bloc
+      bloc.add(.increment)
+    }
+    #expect(dropped.value != nil)  // the write in flight holds it
+    storage.release()
+    await eventually { dropped.value == nil }
+    #expect(dropped.value == nil)
+    #expect(
+      storage.writes.map { String(decoding: $0, as: UTF8.self) } == [
+        #"{"schemaVersion":2,"state":{"count":1}}"#
+      ])
+  }
+
+  @Test func anIdlePersistedBlocIsFreedWhenDropped() async {
+    let storage = CountingStorage()
+    let dropped = WeakReference<TallyBloc>()
+    do {
+      let bloc = TallyBloc(storage: storage)
+      dropped.value = bloc
+      #expect(await bloc.send(.increment).isHandled)
+    }
+    await eventually { dropped.value == nil }
+    #expect(dropped.value == nil)
+    #expect(storage.writes == 1)
   }
 }
 

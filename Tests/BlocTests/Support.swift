@@ -88,6 +88,8 @@ final class GatedBloc: Bloc<ValueEvent, Int>, @unchecked Sendable {
 /// Records observer calls as text, in order.
 final class LogObserver: BlocObserver {
   let lines = Locked<[String]>([])
+  let hooks: BlocHooks
+  init(hooks: BlocHooks = .all) { self.hooks = hooks }
   func log(_ line: String) { lines.withLock { $0.append(line) } }
   var all: [String] { lines.withLock { $0 } }
 

@@ -11,6 +11,10 @@ public struct LoggingObserver: BlocObserver {
 
   public init(logger: Logger) { self.logger = logger }
 
+  /// Errors always; the rest only when debug lines are written, so that at other levels the
+  /// blocs make no call per event.
+  public var hooks: BlocHooks { logger.isEnabled(.debug) ? .all : .error }
+
   public func onCreate<State>(_ bloc: BlocBase<State>) {
     logger.debug("\(bloc.name): created, state \(bloc.state)")
   }
