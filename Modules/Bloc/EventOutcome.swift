@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What finally happened to an event.
 public enum EventOutcome: Sendable, CustomStringConvertible {
   /// Its handler ran to the end.
@@ -42,15 +44,20 @@ public enum EventOutcome: Sendable, CustomStringConvertible {
 /// ```
 /// Callers that do not care simply ignore it.
 public final class EventReceipt: Sendable {
+  @usableFromInline typealias Waiter = @Sendable (EventOutcome) -> Void
+
   private enum Slot {
-    case pending([@Sendable (EventOutcome) -> Void])
+    /// The first waiter is kept apart: a receipt usually has one (a server's reply), and then
+    /// no array is allocated.
+    case pending(first: Waiter?, more: [Waiter])
     case resolved(EventOutcome)
   }
-  private let slot: Locked<Slot>
+  // Inline in the receipt (one allocation per event, not two).
+  private let slot: Mutex<Slot>
 
-  @usableFromInline init() { slot = Locked(.pending([])) }
+  @usableFromInline init() { slot = Mutex(.pending(first: nil, more: [])) }
 
-  private init(resolved outcome: EventOutcome) { slot = Locked(.resolved(outcome)) }
+  private init(resolved outcome: EventOutcome) { slot = Mutex(.resolved(outcome)) }
 
   private static let handled = EventReceipt(resolved: .handled)
   private static let dropped = EventReceipt(resolved: .dropped)
@@ -84,12 +91,14 @@ public final class EventReceipt: Sendable {
     let ready: EventOutcome? = slot.withLock { slot in
       switch slot {
       case .resolved(let outcome): return outcome
-      case .pending(var waiters):
-        slot = .pending([])  // leaves `waiters` uniquely referenced: the append copies nothing
-        waiters.append(body)
-        slot = .pending(waiters)
-        return nil
+      case .pending(nil, let more) where more.isEmpty:
+        slot = .pending(first: body, more: more)
+      case .pending(let first, var more):
+        slot = .pending(first: nil, more: [])  // leaves `more` uniquely referenced: no copy
+        more.append(body)
+        slot = .pending(first: first, more: more)
       }
+      return nil
     }
     if let ready { body(ready) }
   }
@@ -104,11 +113,12 @@ public final class EventReceipt: Sendable {
 
   /// Resolves once; later calls are ignored.
   @usableFromInline func resolve(_ outcome: EventOutcome) {
-    let waiters: [@Sendable (EventOutcome) -> Void] = slot.withLock { slot in
-      guard case .pending(let waiters) = slot else { return [] }
+    let (first, more): (Waiter?, [Waiter]) = slot.withLock { slot in
+      guard case .pending(let first, let more) = slot else { return (nil, []) }
       slot = .resolved(outcome)
-      return waiters
+      return (first, more)
     }
-    for waiter in waiters { waiter(outcome) }
+    first?(outcome)
+    for waiter in more { waiter(outcome) }
   }
 }

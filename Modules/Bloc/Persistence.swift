@@ -167,7 +167,7 @@ extension Persistence where State: PersistableState {
     self.storesInitialState = storeInitialState
     encode = { state in
       // The text JSONEncoder (sorted keys) would write, written faster: it runs per change.
-      try StoredJSON.encode(Stored(schemaVersion: State.schemaVersion, state: state))
+      try StoredJSON.encodeStored(schemaVersion: State.schemaVersion, state: state)
     }
     decode = { data in
       let decoder = JSONDecoder()

@@ -21,6 +21,25 @@ enum StoredJSON {
     return Data(bytes)
   }
 
+  /// `Stored(schemaVersion:state:)`'s text, the wrapper written directly: only the state goes
+  /// through an `encode(to:)` (the wrapper's own cost as much as a small state's, per change).
+  static func encodeStored<Value: Codable>(schemaVersion: Int, state: Value) throws -> Data {
+    let captured: EncodedValue
+    do {
+      captured = try EncodedValue.capture(state)
+    } catch is EncodedValue.NeedsStrategy {
+      return try encode(Stored(schemaVersion: schemaVersion, state: state))
+    }
+    // The members in JSONEncoder's sorted order.
+    var bytes = Array(#"{"schemaVersion":"#.utf8)
+    bytes.reserveCapacity(128)
+    digits(Int64(schemaVersion), into: &bytes)
+    bytes += #","state":"#.utf8
+    write(captured, into: &bytes)
+    bytes.append(0x7D)
+    return Data(bytes)
+  }
+
   static func write(_ value: EncodedValue, into bytes: inout [UInt8]) {
     switch value.content {
     case .empty: bytes += [0x7B, 0x7D]
