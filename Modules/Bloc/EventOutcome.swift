@@ -44,7 +44,11 @@ public enum EventOutcome: Sendable, CustomStringConvertible {
 /// ```
 /// Callers that do not care simply ignore it.
 public final class EventReceipt: Sendable {
-  @usableFromInline typealias Waiter = @Sendable (EventOutcome) -> Void
+  /// A closure in a struct: stored in an optional or an array as it is, with no reabstraction
+  /// thunk allocated on the way in and called on the way out.
+  private struct Waiter {
+    let notify: @Sendable (EventOutcome) -> Void
+  }
 
   private enum Slot {
     /// The first waiter is kept apart: a receipt usually has one (a server's reply), and then
@@ -92,10 +96,10 @@ public final class EventReceipt: Sendable {
       switch slot {
       case .resolved(let outcome): return outcome
       case .pending(nil, let more) where more.isEmpty:
-        slot = .pending(first: body, more: more)
+        slot = .pending(first: Waiter(notify: body), more: more)
       case .pending(let first, var more):
         slot = .pending(first: nil, more: [])  // leaves `more` uniquely referenced: no copy
-        more.append(body)
+        more.append(Waiter(notify: body))
         slot = .pending(first: first, more: more)
       }
       return nil
@@ -118,7 +122,7 @@ public final class EventReceipt: Sendable {
       slot = .resolved(outcome)
       return (first, more)
     }
-    first?(outcome)
-    for waiter in more { waiter(outcome) }
+    first?.notify(outcome)
+    for waiter in more { waiter.notify(outcome) }
   }
 }

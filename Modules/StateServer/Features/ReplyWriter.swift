@@ -75,8 +75,9 @@ struct ReplyWriter {
     bytes.appendASCII("}")
   }
 
-  /// The finished line, with its "\n".
-  consuming func finish() -> [UInt8] {
+  /// The finished line, with its "\n". Mutating, not consuming: the last append must find the
+  /// buffer uniquely referenced (a consuming call copied the writer first, and then the line).
+  mutating func finish() -> [UInt8] {
     bytes.appendASCII("}\n")
     return bytes
   }
