@@ -380,8 +380,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     } else {
       reply = ReplyWriter(id: id, ok: true, capacity: snapshot.json.count + 64)
     }
-    reply.string("outcome", outcome.name)
-    reply.state(snapshot)
+    reply.outcome(outcome, snapshot)
     return reply.finish()
   }
 

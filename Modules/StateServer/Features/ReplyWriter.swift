@@ -1,3 +1,4 @@
+import BlocCore
 import Wire
 
 /// Builds reply and push lines byte by byte, splicing in states that are already encoded
@@ -64,6 +65,28 @@ struct ReplyWriter {
     bytes.append(contentsOf: snapshot.json)
     integer("seq", Int64(clamping: snapshot.seq))
   }
+
+  /// `,"outcome":"…","state":{…},"seq":N`: what every event's reply carries, the fixed part
+  /// from bytes prepared once per outcome.
+  mutating func outcome(_ outcome: EventOutcome, _ snapshot: StateSnapshot) {
+    switch outcome {
+    case .handled: bytes += Self.handled
+    case .dropped: bytes += Self.dropped
+    case .cancelled: bytes += Self.cancelled
+    case .failed: bytes += Self.failed
+    }
+    bytes += snapshot.json
+    bytes.appendASCII(#","seq":"#)
+    JSONSerializer.writeInteger(Int64(clamping: snapshot.seq), to: &bytes)
+  }
+
+  private static func outcomeAndState(_ name: String) -> [UInt8] {
+    Array(#","outcome":"\#(name)","state":"#.utf8)
+  }
+  private static let handled = outcomeAndState("handled")
+  private static let dropped = outcomeAndState("dropped")
+  private static let cancelled = outcomeAndState("cancelled")
+  private static let failed = outcomeAndState("failed")
 
   /// `,"error":{"code":…,"message":…}`
   mutating func error(_ error: WireError) {

@@ -65,20 +65,22 @@ extension Request {
     } catch {
       throw RequestError(id: nil, error: WireError(error))
     }
-    try self.init(json: json)
+    try self.init(json: consume json)
   }
 
   /// Reads a request from a parsed JSON value; see `init(parsing:)`.
-  public init(json: JSON) throws(RequestError) {
-    guard case .object(let object) = json else {
+  public init(json: consuming JSON) throws(RequestError) {
+    // Consumed, so that the parsed object's members become the fields where they lie.
+    var object: JSONObject
+    switch consume json {
+    case .object(let members): object = members
+    case let other:
       throw RequestError(
         id: nil,
-        error: WireError(.notAnObject, "request must be a JSON object, got \(json.typeName)"))
+        error: WireError(.notAnObject, "request must be a JSON object, got \(other.typeName)"))
     }
     var id: RequestID?
     var opValue: JSON?
-    var fields: [JSONObject.Member] = []
-    if object.count > 2 { fields.reserveCapacity(object.count - 1) }
     for member in object.entries {
       switch member.key {
       case "id":
@@ -89,14 +91,15 @@ extension Request {
         }
         id = parsed
       case "op": opValue = member.value
-      default: fields.append(member)
+      default: continue
       }
     }
     guard let opValue else { throw RequestError(id: id, error: .missingField("op")) }
     guard case .string(let op) = opValue else {
       throw RequestError(id: id, error: .invalidField("op", expected: "a string", got: opValue))
     }
-    self.init(id: id, op: op, fields: JSONObject(uniqueEntries: fields))
+    object.removeMembers("id", "op")
+    self.init(id: id, op: op, fields: object)
   }
 
   /// The request as a JSON object: `id` (if any), `op`, then the fields.
