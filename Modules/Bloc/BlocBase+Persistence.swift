@@ -30,6 +30,21 @@ extension BlocBase {
     try persister.removeStored()
   }
 
+  /// Calls `hook` with the sequence number and captured encoding of each state as it is encoded
+  /// for storage, on the writing thread and before the write, so that a host showing states as
+  /// JSON builds its text from that capture instead of encoding the state a second time.
+  /// `hook` must not keep the value. A state written by `JSONEncoder` (one holding a `Date`,
+  /// `Data`, `URL` or `Decimal`) is not shown; nor is anything without persistence.
+  ///
+  /// ```swift
+  /// bloc.shareStoredEncoding { sequence, captured in cache.prime(sequence, captured) }
+  /// ```
+  package func shareStoredEncoding(
+    with hook: @escaping @Sendable (UInt64, EncodedValue) -> Void
+  ) {
+    persister?.shareEncoding(with: hook)
+  }
+
   /// The persister stored `version` as `state`.
   func publishStored(_ version: UInt64, _ state: State) {
     let listeners = core.withLock { core -> [Listener<State>] in

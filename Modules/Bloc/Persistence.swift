@@ -93,7 +93,9 @@ public struct Persistence<State: Sendable>: Sendable {
   /// Whether the initial state is stored at creation when nothing is stored yet, so a computed
   /// initial state (a generated id, a timestamp) survives restarts.
   public let storesInitialState: Bool
-  let encode: @Sendable (State) throws -> Data
+  /// The stored bytes of a state; the second argument, when given, sees the state's captured
+  /// encoding first (``BlocBase/shareStoredEncoding(with:)``).
+  let encode: @Sendable (State, ((EncodedValue) -> Void)?) throws -> Data
   let decode: @Sendable (Data) throws -> State
 
   /// Reads the stored state: nil when nothing is stored; throws when it cannot be read.
@@ -110,7 +112,7 @@ public struct Persistence<State: Sendable>: Sendable {
       return restored
     }
     do {
-      try storage.write(key, encode(initial))
+      try storage.write(key, encode(initial, nil))
     } catch {
       let failure =
         error as? PersistenceError ?? .writeFailed(key: key, reason: String(describing: error))
@@ -165,9 +167,9 @@ extension Persistence where State: PersistableState {
     self.key = key
     self.unreadable = unreadable
     self.storesInitialState = storeInitialState
-    encode = { state in
+    encode = { state, seen in
       // The text JSONEncoder (sorted keys) would write, written faster: it runs per change.
-      try StoredJSON.encodeStored(schemaVersion: State.schemaVersion, state: state)
+      try StoredJSON.encodeStored(schemaVersion: State.schemaVersion, state: state, seen: seen)
     }
     decode = { data in
       let decoder = JSONDecoder()

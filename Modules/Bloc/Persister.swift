@@ -63,6 +63,14 @@ import Foundation
   private let persistence: Persistence<State>
   @usableFromInline let progress: Locked<Progress>
   private let sink: any StateSink
+  /// Sees each state's captured encoding as it is encoded for storage. A closure in a struct:
+  /// a bare optional closure read through the lock's `inout` would be re-wrapped in a thunk
+  /// on every read, each wrapping the last.
+  private let encodingShared = Locked<EncodingHook?>(nil)
+
+  private struct EncodingHook {
+    let share: @Sendable (UInt64, EncodedValue) -> Void
+  }
 
   init(_ persistence: Persistence<State>, durable version: UInt64) {
     self.persistence = persistence
@@ -110,7 +118,8 @@ import Foundation
     }
     let key = persistence.key
     do {
-      let data = try persistence.encode(state)
+      let shared = encodingShared.withLock { $0 }
+      let data = try persistence.encode(state, shared.map { hook in { hook.share(version, $0) } })
       return StagedWrite(key: key, data: data) { error in
         self.finish(version, state, error.map { Self.failure(key, $0) })
       }
@@ -118,6 +127,11 @@ import Foundation
       finish(version, state, .writeFailed(key: key, reason: "\(error)"))
       return nil
     }
+  }
+
+  /// From now on `hook` sees each state's capture as it is encoded for storage.
+  func shareEncoding(with hook: @escaping @Sendable (UInt64, EncodedValue) -> Void) {
+    encodingShared.withLock { $0 = EncodingHook(share: hook) }
   }
 
   /// Waits until `version` (or a later one) is stored; returns the error if that write failed.

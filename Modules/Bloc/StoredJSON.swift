@@ -23,13 +23,17 @@ enum StoredJSON {
 
   /// `Stored(schemaVersion:state:)`'s text, the wrapper written directly: only the state goes
   /// through an `encode(to:)` (the wrapper's own cost as much as a small state's, per change).
-  static func encodeStored<Value: Codable>(schemaVersion: Int, state: Value) throws -> Data {
+  /// `seen` gets the state's capture before it is written (not when `JSONEncoder` writes it).
+  static func encodeStored<Value: Codable>(
+    schemaVersion: Int, state: Value, seen: ((EncodedValue) -> Void)? = nil
+  ) throws -> Data {
     let captured: EncodedValue
     do {
       captured = try EncodedValue.capture(state)
     } catch is EncodedValue.NeedsStrategy {
       return try encode(Stored(schemaVersion: schemaVersion, state: state))
     }
+    seen?(captured)
     // The members in JSONEncoder's sorted order.
     var bytes = Array(#"{"schemaVersion":"#.utf8)
     bytes.reserveCapacity(128)

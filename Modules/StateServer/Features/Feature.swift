@@ -202,9 +202,20 @@ final class StateCodec<S: Encodable & Sendable>: Sendable {
   @inlinable
   func snapshot(_ sequence: UInt64, _ state: S) throws -> StateSnapshot {
     if let cached = cached(sequence) { return cached }
-    let snapshot = StateSnapshot(seq: sequence, json: try Self.encode(state).serialized())
+    return keep(StateSnapshot(seq: sequence, json: try Self.encode(state).serialized()))
+  }
+
+  /// Builds the snapshot of `sequence` from the capture storage made of its state (the bloc
+  /// shares it as it encodes the state for storage), so the state is not encoded twice.
+  func prime(_ sequence: UInt64, _ captured: EncodedValue) {
+    keep(StateSnapshot(seq: sequence, json: StateEncoder.json(captured).serialized()))
+  }
+
+  /// Keeps `snapshot` unless a newer one is kept; returns it.
+  @usableFromInline @discardableResult
+  func keep(_ snapshot: StateSnapshot) -> StateSnapshot {
     latest.withLock { latest in
-      if latest.map({ $0.seq <= sequence }) ?? true { latest = snapshot }
+      if latest.map({ $0.seq <= snapshot.seq }) ?? true { latest = snapshot }
     }
     return snapshot
   }

@@ -29,6 +29,7 @@ public final class FeatureRegistry: Sendable {
     // path every `send` takes (decode, then `add`) is specialised for them.
     let declaration = Description.Event.declaration
     let codec = StateCodec<Description.State>()
+    Self.shareStoredEncoding(of: bloc, with: codec)
     insert(
       Feature(
         description, bloc: bloc, codec: codec,
@@ -41,6 +42,12 @@ public final class FeatureRegistry: Sendable {
           let current = bloc.storedSnapshot
           return try codec.snapshot(current.sequence, current.state)
         }))
+  }
+
+  /// The state's text for clients comes from the capture made to store it: encoded once.
+  @usableFromInline
+  static func shareStoredEncoding<State>(of bloc: BlocBase<State>, with codec: StateCodec<State>) {
+    bloc.shareStoredEncoding { sequence, captured in codec.prime(sequence, captured) }
   }
 
   @usableFromInline

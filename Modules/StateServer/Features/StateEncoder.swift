@@ -33,7 +33,8 @@ enum StateEncoder {
     }
   }
 
-  private static func json(_ value: EncodedValue) -> JSON {
+  /// The JSON of a captured value (``encode(_:)`` captures first).
+  static func json(_ value: EncodedValue) -> JSON {
     switch value.content {
     case .empty: return .object(JSONObject())
     case .null: return .null

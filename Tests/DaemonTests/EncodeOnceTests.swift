@@ -1,0 +1,64 @@
+import BlocCore
+import FeatureKit
+import Foundation
+import StateServer
+import Synchronization
+import Testing
+import Wire
+
+/// A state that counts how often it is encoded.
+struct CountedState: DeclaredState, PersistableState {
+  var count = 0
+
+  static let declaration = StateDeclaration(
+    initial: CountedState(), .field("count", \.count, "The count."))
+
+  static let encodings = Atomic<Int>(0)
+
+  private enum Keys: String, CodingKey { case count }
+
+  func encode(to encoder: any Encoder) throws {
+    Self.encodings.add(1, ordering: .relaxed)
+    var object = encoder.container(keyedBy: Keys.self)
+    try object.encode(count, forKey: .count)
+  }
+}
+
+enum CountedFeature: FeatureDescription {
+  typealias Event = TallyEvent
+  typealias State = CountedState
+  static let name = "counted"
+  static let summary = "A tally that counts its encodings."
+}
+
+/// A change is encoded once: the capture made to store it also gives clients its JSON.
+@Suite struct EncodeOnceTests {
+  @Test func eachStoredStateIsEncodedOnceForTheJournalAndTheReplies() async throws {
+    let directory = TemporaryDirectory()
+    let storage = try JournalStorage(
+      directory: URL(fileURLWithPath: directory.path + "/state"), sync: .deferred)
+    let bloc = Bloc<TallyEvent, CountedState>(
+      initialState: CountedState(), persistence: Persistence(storage: storage, key: "counted")
+    ) { bloc in
+      bloc.on("add") { _, emit in emit.update { $0.count += 1 } }
+    }
+    let registry = FeatureRegistry()
+    registry.register(CountedFeature.self, bloc)
+    let feature = try #require(registry.feature(named: "counted"))
+    let before = CountedState.encodings.load(ordering: .relaxed)
+    for expected in 1...3 {
+      #expect(try await feature.send(EventPayload(type: "add")).outcome.isHandled)
+      let snapshot = try feature.snapshot()
+      #expect(String(decoding: snapshot.json, as: UTF8.self) == #"{"count":\#(expected)}"#)
+      #expect(snapshot.seq == UInt64(expected))
+    }
+    #expect(CountedState.encodings.load(ordering: .relaxed) - before == 3)
+    await bloc.close()
+    storage.close()
+    // And what was stored is the same state.
+    let reopened = try JournalStorage(directory: URL(fileURLWithPath: directory.path + "/state"))
+    let stored = try #require(try reopened.read("counted"))
+    #expect(String(decoding: stored, as: UTF8.self) == #"{"schemaVersion":1,"state":{"count":3}}"#)
+    reopened.close()
+  }
+}
