@@ -10,7 +10,9 @@ import BlocCore
 /// ready (the ready prefix of the queue), under the session's lock. No task is involved.
 final class ClientSession: Sendable {
   typealias Produce = @Sendable () -> [UInt8]
-  typealias ProduceOutcome = @Sendable (EventOutcome) -> [UInt8]
+  /// Builds a reply from an outcome, in the buffer it is given when it can (the session's
+  /// spare one: no allocation per reply).
+  typealias ProduceOutcome = @Sendable (EventOutcome, consuming [UInt8]) -> [UInt8]
 
   private enum Item {
     case bytes([UInt8])
@@ -28,8 +30,21 @@ final class ClientSession: Sendable {
     /// How many items were removed from the front of `items` (tickets stay valid).
     var removed = 0
     var inputEnded = false
+    /// The storage of the last outcome reply, emptied and reused for the next.
+    var spare: [UInt8] = []
 
     var isEmpty: Bool { head == items.count }
+
+    /// Builds `produce`'s reply in the spare buffer and sends it, then keeps the buffer.
+    mutating func send(
+      _ outcome: EventOutcome, _ produce: ProduceOutcome, on connection: Connection
+    ) {
+      var buffer: [UInt8] = []
+      swap(&buffer, &spare)
+      let line = produce(outcome, consume buffer)
+      connection.send(line)  // copies the line: the buffer is the session's alone again
+      if line.capacity <= 1 << 16 { spare = line }  // a huge state's buffer is not kept
+    }
   }
 
   let connection: Connection
@@ -82,7 +97,7 @@ final class ClientSession: Sendable {
   ) {
     let ticket = state.withLock { state -> Int? in
       if state.isEmpty, let known {
-        connection.send(produce(known))
+        state.send(known, produce, on: connection)
         return nil
       }
       if state.isEmpty { tracker.begin() }
@@ -161,7 +176,7 @@ final class ClientSession: Sendable {
       case .ready(let produce):
         send(produce())
       case .resolved(let outcome, let produce):
-        connection.send(produce(outcome))
+        state.send(outcome, produce, on: connection)
       case .awaiting:
         // Still busy: drop the sent prefix now and then, so the queue stays short.
         if state.head >= 64, state.head * 2 >= state.items.count {

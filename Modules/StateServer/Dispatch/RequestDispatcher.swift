@@ -228,8 +228,8 @@ public final class RequestDispatcher: ConnectionDelegate {
       logger.debug("client \(session.connection.id): send \(feature.name) \(payload.json)")
     }
     let id = request.id
-    session.respond(after: receipt) { outcome in
-      Self.outcomeReply(id: id, feature, outcome)
+    session.respond(after: receipt) { outcome, buffer in
+      Self.outcomeReply(id: id, feature, outcome, reusing: consume buffer)
     }
   }
 
@@ -261,7 +261,7 @@ public final class RequestDispatcher: ConnectionDelegate {
       whenResolved: { resolve in
         feature.whenStored(covering) { error in resolve(error.map { .failed($0) } ?? .handled) }
       },
-      { outcome in Self.historyReply(id: id, op: op, feature, changed: true, outcome, after) })
+      { outcome, _ in Self.historyReply(id: id, op: op, feature, changed: true, outcome, after) })
   }
 
   /// The reply to `undo` or `redo`: with `after`, the state the step produced, else the
@@ -364,7 +364,11 @@ public final class RequestDispatcher: ConnectionDelegate {
     return monitored
   }
 
-  static func outcomeReply(id: RequestID?, _ feature: Feature, _ outcome: EventOutcome) -> [UInt8] {
+  /// The reply to a `send`, written into `buffer`'s storage.
+  static func outcomeReply(
+    id: RequestID?, _ feature: Feature, _ outcome: EventOutcome,
+    reusing buffer: consuming [UInt8] = []
+  ) -> [UInt8] {
     let snapshot: StateSnapshot
     do {
       snapshot = try feature.snapshot()
@@ -373,12 +377,14 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
     var reply: ReplyWriter
     if case .failed(let error) = outcome {
-      reply = ReplyWriter(id: id, ok: false, capacity: snapshot.json.count + 128)
+      reply = ReplyWriter(
+        id: id, ok: false, capacity: snapshot.json.count + 128, reusing: consume buffer)
       // A change that could not be stored is the daemon's failure, not the event's.
       let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
       reply.error(WireError(code, String(describing: error)))
     } else {
-      reply = ReplyWriter(id: id, ok: true, capacity: snapshot.json.count + 64)
+      reply = ReplyWriter(
+        id: id, ok: true, capacity: snapshot.json.count + 64, reusing: consume buffer)
     }
     reply.outcome(outcome, snapshot)
     return reply.finish()

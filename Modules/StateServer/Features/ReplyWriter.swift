@@ -15,7 +15,11 @@ import Wire
 struct ReplyWriter {
   private var bytes: [UInt8] = []
 
-  init(id: RequestID?, ok: Bool, capacity: Int = 128) {
+  /// - Parameter buffer: storage to write into (emptied first), so that a caller replying
+  ///   again and again can reuse one buffer instead of allocating one per reply.
+  init(id: RequestID?, ok: Bool, capacity: Int = 128, reusing buffer: consuming [UInt8] = []) {
+    bytes = consume buffer
+    bytes.removeAll(keepingCapacity: true)
     bytes.reserveCapacity(capacity)
     bytes.appendASCII("{")
     switch id {
