@@ -264,41 +264,7 @@ public final class RequestDispatcher: ConnectionDelegate {
       { outcome, _ in Self.historyReply(id: id, op: op, feature, changed: true, outcome, after) })
   }
 
-  /// The reply to `undo` or `redo`: with `after`, the state the step produced, else the
-  /// current one.
-  static func historyReply(
-    id: RequestID?, op: String, _ feature: Feature, changed: Bool, _ outcome: EventOutcome,
-    _ after: Result<StateSnapshot, any Error>? = nil
-  ) -> [UInt8] {
-    if case .failed(let error) = outcome {
-      return ReplyWriter.failure(
-        id: id,
-        WireError(
-          .storageFailed,
-          "the \(op) of '\(feature.name)' could not be stored: \(error); "
-            + "check the state directory and retry"))
-    }
-    do {
-      var reply = ReplyWriter(id: id, ok: true)
-      reply.bool("changed", changed)
-      reply.state(try after?.get() ?? feature.snapshot())
-      return reply.finish()
-    } catch {
-      return encodingFailure(id: id, feature, error)
-    }
-  }
-
-  // MARK: Replies
-
-  private func stateReply(id: RequestID?, _ feature: Feature) -> [UInt8] {
-    do {
-      var reply = ReplyWriter(id: id, ok: true)
-      reply.state(try feature.snapshot())
-      return reply.finish()
-    } catch {
-      return Self.encodingFailure(id: id, feature, error)
-    }
-  }
+  // MARK: Watching and monitoring (the other replies: RequestDispatcher+Replies.swift)
 
   private func watchReply(
     id: RequestID?, _ feature: Feature, _ session: ClientSession, _ selection: StateSelection?
@@ -362,53 +328,5 @@ public final class RequestDispatcher: ConnectionDelegate {
       registry.feature(named: name)?.monitors.remove(session.connection.id)
     }
     return monitored
-  }
-
-  /// The reply to a `send`, written into `buffer`'s storage.
-  static func outcomeReply(
-    id: RequestID?, _ feature: Feature, _ outcome: EventOutcome,
-    reusing buffer: consuming [UInt8] = []
-  ) -> [UInt8] {
-    let snapshot: StateSnapshot
-    do {
-      snapshot = try feature.snapshot()
-    } catch {
-      return encodingFailure(id: id, feature, error)
-    }
-    var reply: ReplyWriter
-    if case .failed(let error) = outcome {
-      reply = ReplyWriter(
-        id: id, ok: false, capacity: snapshot.json.count + 128, reusing: consume buffer)
-      // A change that could not be stored is the daemon's failure, not the event's.
-      let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
-      reply.error(WireError(code, String(describing: error)))
-    } else {
-      reply = ReplyWriter(
-        id: id, ok: true, capacity: snapshot.json.count + 64, reusing: consume buffer)
-    }
-    reply.outcome(outcome, snapshot)
-    return reply.finish()
-  }
-
-  static func encodingFailure(id: RequestID?, _ feature: Feature, _ error: any Error) -> [UInt8] {
-    ReplyWriter.failure(
-      id: id,
-      WireError(.internalError, "cannot encode the state of '\(feature.name)' as JSON: \(error)"))
-  }
-
-  static func summary(_ feature: Feature) -> JSON {
-    [
-      "name": .string(feature.name), "summary": .string(feature.summary),
-    ]
-  }
-
-  static func describeReply(id: RequestID?, _ feature: Feature) -> [UInt8] {
-    var reply = ReplyWriter(id: id, ok: true, capacity: 1024)
-    reply.string("feature", feature.name)
-    reply.string("summary", feature.summary)
-    reply.bool("undo_redo", feature.keepsHistory)
-    reply.json("events", .array(feature.events.map(SchemaJSON.event)))
-    reply.json("state_shape", .array(feature.shape.map(SchemaJSON.field)))
-    return reply.finish()
   }
 }
