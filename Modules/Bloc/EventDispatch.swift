@@ -133,7 +133,7 @@ extension Bloc {
 
   /// Cancels every earlier event of `kind`: the running one (its emitter closes at once and its
   /// line moves on), queued ones, one waiting on a debounce or throttle timer, concurrent ones.
-  private func cancel(
+  func cancel(
     _ kind: Event.Kind, in dispatch: inout Dispatch, _ admission: inout Admission,
     keepingPending: Bool = false
   ) {
@@ -177,7 +177,7 @@ extension Bloc {
   /// When no runner owns the line and a job waits, takes it: for the caller to run inline when
   /// `inline` allows, else on a new runner task. The bloc's own line is changed in place (this
   /// is the hot path), an independent kind's through the dictionary.
-  private func startRunnerIfIdle(
+  func startRunnerIfIdle(
     _ key: Event.Kind?, _ dispatch: inout Dispatch, inline: Inline
   ) -> Started? {
     guard !dispatch.isClosed else { return nil }
@@ -305,64 +305,6 @@ extension Bloc {
       self.ended(uncounting: 1) { _ = $0.concurrent.removeValue(forKey: job.id) }
     }
     dispatch.concurrent[job.id] = (job.event.kind, task, emitter)
-  }
-
-  /// Starts a timer on the bloc's clock; when it fires, the kind's pending job is queued.
-  private func arm(
-    _ kind: Event.Kind, after interval: Duration, _ dispatch: inout Dispatch
-  )
-    -> UInt64
-  {
-    let id = dispatch.nextID()
-    let (deadline, sleep) = Self.deadline(on: clock, after: interval)
-    let task = Task {
-      do { try await sleep() } catch { return }
-      self.fire(kind, timer: id)
-    }
-    dispatch.timers[id] = Timer(task: task, deadline: deadline)
-    return id
-  }
-
-  static func deadline<C: Clock>(
-    on clock: C, after interval: Duration
-  ) -> (
-    Deadline, sleep: @Sendable () async throws -> Void
-  ) where C.Duration == Duration {
-    let deadline = clock.now.advanced(by: interval)
-    return (
-      Deadline(
-        isDue: { clock.now >= deadline }, remaining: { clock.now.duration(to: deadline) }),
-      { try await clock.sleep(until: deadline, tolerance: nil) }
-    )
-  }
-
-  /// A debounce or throttle timer fired: its pending job joins the queue (cancelling earlier
-  /// events of its kind: handling is restartable); a throttle opens its next window.
-  private func fire(_ kind: Event.Kind, timer id: UInt64) {
-    let (admission, waiters) = dispatch.withLock {
-      dispatch -> (Admission, [CheckedContinuation<Bool, Never>]) in
-      var admission = Admission()
-      guard dispatch.timers.removeValue(forKey: id) != nil, var gate = dispatch.pacings[kind],
-        gate.timer == id, let registration = dispatch.handlers[kind]
-      else { return (admission, dispatch.takeSettleWaiters()) }
-      gate.timer = nil
-      if let job = gate.pending {
-        gate.pending = nil
-        if case .throttle(let interval) = registration.transformer.strategy {
-          gate.timer = arm(kind, after: interval(), &dispatch)
-        }
-        dispatch.pacings[kind] = gate
-        cancel(kind, in: &dispatch, &admission, keepingPending: true)
-        dispatch.main.queue.push(job)
-        _ = startRunnerIfIdle(nil, &dispatch, inline: .never)
-      } else {
-        gate.windowOpen = false
-        dispatch.pacings[kind] = gate
-      }
-      return (admission, dispatch.takeSettleWaiters())
-    }
-    for (job, outcome) in admission.concluded { conclude(job.event, job.receipt, outcome) }
-    for waiter in waiters { waiter.resume(returning: false) }
   }
 
   /// Tidies up under the lock and uncounts `count` units of work.
