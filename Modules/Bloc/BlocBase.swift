@@ -32,7 +32,6 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     @usableFromInline var sequence: UInt64 = 0
     @usableFromInline var isClosed = false
     @usableFromInline var waiters: [Waiter] = []
-    var observers: [ObserverEntry] = []
     @usableFromInline var history: History<State>?
     @usableFromInline var taps: [TapEntry] = []
     @usableFromInline var listeners: [Listener<State>] = []
@@ -54,9 +53,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// The sequence as of the last change made with ``apply(recordHistory:announce:_:)``: lets a
   /// subscriber that fell behind see it without waiting (a hint; the state's lock decides).
   @usableFromInline let publishedSequence = Atomic<UInt64>(0)
-  // Lets every hook skip the core lock when this bloc has no observer of its own.
-  /// The hooks this bloc's own observers want (their union), read without the lock.
-  private let ownObserversWant = Atomic<UInt8>(0)
+  /// This bloc's own observers (``addObserver(_:)``).
+  private let ownObservers = ObserverList()
 
   /// Set when a stored state could not be restored at creation (see ``UnreadablePolicy``).
   public let restoreIssue: PersistenceError?
@@ -136,28 +134,16 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// Adds an observer of this bloc only.
   @discardableResult
   public func addObserver(_ observer: any BlocObserver) -> ObserverToken {
-    let token = ObserverToken()
-    core.withLock {
-      $0.observers.append(ObserverEntry(token: token, observer: observer))
-      ownObserversWant.store(BlocHooks(wantedBy: $0.observers).rawValue, ordering: .releasing)
-    }
-    return token
+    ownObservers.add(observer)
   }
 
-  public func removeObserver(_ token: ObserverToken) {
-    core.withLock {
-      $0.observers.removeAll { $0.token == token }
-      ownObserversWant.store(BlocHooks(wantedBy: $0.observers).rawValue, ordering: .releasing)
-    }
-  }
+  public func removeObserver(_ token: ObserverToken) { ownObservers.remove(token) }
 
   /// The observers that want `hook`: global ones, then this bloc's own.
   func observers(for hook: BlocHooks) -> [ObserverEntry] {
     let global = BlocObservers.observers(for: hook)
-    guard BlocHooks(rawValue: ownObserversWant.load(ordering: .acquiring)).contains(hook) else {
-      return global
-    }
-    let own = core.withLock { $0.observers.filter { $0.hooks.contains(hook) } }
+    let own = ownObservers.observers(for: hook)
+    if own.isEmpty { return global }
     return global.isEmpty ? own : global + own
   }
 

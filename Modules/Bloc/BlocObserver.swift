@@ -56,35 +56,17 @@ extension BlocObserver {
 
 /// The observers that see every bloc.
 public enum BlocObservers {
-  private static let registry = Locked<[ObserverEntry]>([])
-  // The hooks any global observer wants: the hot path skips the registry's lock for the others
-  // (all of them when no global observer exists, the usual case).
-  private static let wanted = Atomic<UInt8>(0)
+  private static let list = ObserverList()
 
   /// Adds an observer of every bloc; returns a token that removes it.
   @discardableResult
-  public static func add(_ observer: any BlocObserver) -> ObserverToken {
-    let token = ObserverToken()
-    registry.withLock {
-      $0.append(ObserverEntry(token: token, observer: observer))
-      wanted.store(BlocHooks(wantedBy: $0).rawValue, ordering: .releasing)
-    }
-    return token
-  }
+  public static func add(_ observer: any BlocObserver) -> ObserverToken { list.add(observer) }
 
   /// Removes an observer added with ``add(_:)``.
-  public static func remove(_ token: ObserverToken) {
-    registry.withLock {
-      $0.removeAll { $0.token == token }
-      wanted.store(BlocHooks(wantedBy: $0).rawValue, ordering: .releasing)
-    }
-  }
+  public static func remove(_ token: ObserverToken) { list.remove(token) }
 
   /// The global observers that want `hook`.
-  static func observers(for hook: BlocHooks) -> [ObserverEntry] {
-    guard BlocHooks(rawValue: wanted.load(ordering: .acquiring)).contains(hook) else { return [] }
-    return registry.withLock { $0.filter { $0.hooks.contains(hook) } }
-  }
+  static func observers(for hook: BlocHooks) -> [ObserverEntry] { list.observers(for: hook) }
 }
 
 /// Identifies a registered observer, for removal.
@@ -98,17 +80,39 @@ struct ObserverEntry: Sendable {
   let token: ObserverToken
   let observer: any BlocObserver
   let hooks: BlocHooks
-
-  init(token: ObserverToken, observer: any BlocObserver) {
-    self.token = token
-    self.observer = observer
-    self.hooks = observer.hooks
-  }
 }
 
-extension BlocHooks {
-  /// The hooks any of `entries` wants.
-  init(wantedBy entries: [ObserverEntry]) {
-    self = entries.reduce(into: []) { $0.formUnion($1.hooks) }
+/// Observers, and the union of the hooks they want: a hook that none of them wants is skipped
+/// with one atomic load, without the list's lock (the usual case: no observer at all). Holds
+/// the global observers, and each bloc's own.
+final class ObserverList: Sendable {
+  private let entries = Locked<[ObserverEntry]>([])
+  private let wanted = Atomic<UInt8>(0)
+
+  func add(_ observer: any BlocObserver) -> ObserverToken {
+    let token = ObserverToken()
+    entries.withLock { entries in
+      entries.append(ObserverEntry(token: token, observer: observer, hooks: observer.hooks))
+      publishWanted(entries)
+    }
+    return token
+  }
+
+  func remove(_ token: ObserverToken) {
+    entries.withLock { entries in
+      entries.removeAll { $0.token == token }
+      publishWanted(entries)
+    }
+  }
+
+  /// The observers that want `hook`, in the order they were added.
+  func observers(for hook: BlocHooks) -> [ObserverEntry] {
+    guard BlocHooks(rawValue: wanted.load(ordering: .acquiring)).contains(hook) else { return [] }
+    return entries.withLock { $0.filter { $0.hooks.contains(hook) } }
+  }
+
+  private func publishWanted(_ entries: [ObserverEntry]) {
+    let union = entries.reduce(into: BlocHooks()) { $0.formUnion($1.hooks) }
+    wanted.store(union.rawValue, ordering: .releasing)
   }
 }
