@@ -34,6 +34,13 @@ import Foundation
 
     init(durable: UInt64) { self.durable = durable }
 
+    /// Nothing is staged or in flight any more: the bloc is let go of (return it, to release it
+    /// outside the lock).
+    mutating func endWriting() -> BlocBase<State>? {
+      writing = false
+      return owner.take()
+    }
+
     /// Removes and returns the waiters for `version` and older: all of them, usually.
     mutating func takeWaiters(through version: UInt64) -> [StoreWaiter] {
       if waiters.allSatisfy({ $0.version <= version }) {
@@ -104,8 +111,7 @@ import Foundation
     var released: BlocBase<State>?  // let go of outside the lock
     let next = progress.withLock { progress -> (version: UInt64, state: State)? in
       guard let pending = progress.pending else {
-        progress.writing = false
-        released = progress.owner.take()
+        released = progress.endWriting()
         return nil
       }
       progress.pending = nil
@@ -215,11 +221,10 @@ import Foundation
     var released: BlocBase<State>?  // let go of outside the lock
     let again = progress.withLock { progress -> Bool in
       if progress.pending != nil { return true }
-      progress.writing = false
-      released = progress.owner.take()
+      released = progress.endWriting()
       return false
     }
-    if again { sink.stage(self) } else { releaseLeftoverWaiters() }
+    if again { stageWithSink() } else { releaseLeftoverWaiters() }
     withExtendedLifetime(released) {}
   }
 
