@@ -34,14 +34,7 @@ extension JournalStorage {
     _ completion: @escaping @Sendable ((any Error)?) -> Void
   ) {
     let start = queue.withLock { batch -> Bool in
-      for change in changes {
-        if let value = change.value {
-          JournalFormat.append(.put, key: change.key, value: value, to: &batch.bytes)
-        } else {
-          JournalFormat.append(.remove, key: change.key, value: nil, to: &batch.bytes)
-        }
-        batch.changes.append(change)
-      }
+      for change in changes { batch.add(change.key, change.value) }
       batch.completions.append(completion)
       return batch.startsDrain(evenIfHeld: evenIfHeld)
     }
@@ -71,8 +64,7 @@ extension JournalStorage {
           write.completion(error)
           continue
         }
-        JournalFormat.append(.put, key: write.key, value: write.data, to: &batch.bytes)
-        batch.changes.append((write.key, write.data))
+        batch.add(write.key, write.data)
         batch.completions.append(write.completion)
       }
       guard !batch.completions.isEmpty else { continue }

@@ -74,6 +74,12 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
     var isEmpty: Bool { completions.isEmpty && staged.isEmpty }
 
+    /// Adds the record of a change: `value` stored under `key`, or `key` removed when nil.
+    mutating func add(_ key: String, _ value: Data?) {
+      JournalFormat.append(value == nil ? .remove : .put, key: key, value: value, to: &bytes)
+      changes.append((key, value))
+    }
+
     /// Whether a drain should start now for work just added (and marks it started).
     mutating func startsDrain(evenIfHeld: Bool = false) -> Bool {
       guard !draining, holds == 0 || evenIfHeld else { return false }
