@@ -6,21 +6,6 @@ import Foundation
 /// `JSONEncoder` treats by a strategy (`Date`, `Data`, `URL`, `Decimal`) is encoded by
 /// `JSONEncoder` itself, so the stored text never depends on which encoder wrote it.
 enum StoredJSON {
-  static func encode(_ value: some Encodable) throws -> Data {
-    let root: EncodedValue
-    do {
-      root = try EncodedValue.capture(value)
-    } catch is EncodedValue.NeedsStrategy {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys]
-      return try encoder.encode(value)
-    }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(128)
-    write(root, into: &bytes)
-    return Data(bytes)
-  }
-
   /// `Stored(schemaVersion:state:)`'s text, the wrapper written directly: only the state goes
   /// through an `encode(to:)` (the wrapper's own cost as much as a small state's, per change).
   /// `seen` gets the state's capture before it is written (not when `JSONEncoder` writes it).
@@ -31,7 +16,9 @@ enum StoredJSON {
     do {
       captured = try EncodedValue.capture(state)
     } catch is EncodedValue.NeedsStrategy {
-      return try encode(Stored(schemaVersion: schemaVersion, state: state))
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      return try encoder.encode(Stored(schemaVersion: schemaVersion, state: state))
     }
     seen?(captured)
     // The members in JSONEncoder's sorted order.
