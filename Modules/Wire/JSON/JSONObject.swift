@@ -69,14 +69,6 @@ public struct JSONObject: Sendable {
     return (values, JSONObject(uniqueEntries: rest))
   }
 
-  /// Removes the members named `first` and `second`, in place (no new storage when this object
-  /// holds the only reference to it, as a freshly parsed one does).
-  mutating func removeMembers(_ first: String, _ second: String) {
-    let count = entries.count
-    entries.removeAll { $0.key == first || $0.key == second }
-    if entries.count != count, index != nil { rebuildIndex() }
-  }
-
   /// The keys, in order.
   public var keys: [String] { entries.map(\.key) }
 

@@ -70,7 +70,8 @@ extension Request {
 
   /// Reads a request from a parsed JSON value; see `init(parsing:)`.
   public init(json: consuming JSON) throws(RequestError) {
-    // Consumed, so that the parsed object's members become the fields where they lie.
+    // Consumed, so that the parsed object's members become the fields where they lie (`id`
+    // and `op` taken out in place).
     var object: JSONObject
     switch consume json {
     case .object(let members): object = members
@@ -80,25 +81,19 @@ extension Request {
         error: WireError(.notAnObject, "request must be a JSON object, got \(other.typeName)"))
     }
     var id: RequestID?
-    var opValue: JSON?
-    for member in object.entries {
-      switch member.key {
-      case "id":
-        guard let parsed = RequestID(json: member.value) else {
-          throw RequestError(
-            id: nil,
-            error: .invalidField("id", expected: "an integer or a string", got: member.value))
-        }
-        id = parsed
-      case "op": opValue = member.value
-      default: continue
+    if let idValue = object.removeValue(forKey: "id") {
+      guard let parsed = RequestID(json: idValue) else {
+        throw RequestError(
+          id: nil, error: .invalidField("id", expected: "an integer or a string", got: idValue))
       }
+      id = parsed
     }
-    guard let opValue else { throw RequestError(id: id, error: .missingField("op")) }
+    guard let opValue = object.removeValue(forKey: "op") else {
+      throw RequestError(id: id, error: .missingField("op"))
+    }
     guard case .string(let op) = opValue else {
       throw RequestError(id: id, error: .invalidField("op", expected: "a string", got: opValue))
     }
-    object.removeMembers("id", "op")
     self.init(id: id, op: op, fields: object)
   }
 
