@@ -66,7 +66,12 @@ struct ReplyWriter {
   /// `,"state":{…},"seq":N`
   mutating func state(_ snapshot: StateSnapshot) {
     key("state")
-    bytes.append(contentsOf: snapshot.json)
+    stateValueAndSequence(snapshot)
+  }
+
+  /// `{…},"seq":N`: the rest of a state after its key.
+  private mutating func stateValueAndSequence(_ snapshot: StateSnapshot) {
+    bytes += snapshot.json
     integer("seq", Int64(clamping: snapshot.seq))
   }
 
@@ -79,9 +84,7 @@ struct ReplyWriter {
     case .cancelled: bytes += Self.cancelled
     case .failed: bytes += Self.failed
     }
-    bytes += snapshot.json
-    bytes.appendASCII(#","seq":"#)
-    JSONSerializer.writeInteger(Int64(clamping: snapshot.seq), to: &bytes)
+    stateValueAndSequence(snapshot)
   }
 
   private static func outcomeAndState(_ name: String) -> [UInt8] {
