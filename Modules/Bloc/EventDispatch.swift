@@ -307,8 +307,9 @@ extension Bloc {
     dispatch.concurrent[job.id] = (job.event.kind, task, emitter)
   }
 
-  /// Tidies up under the lock and uncounts `count` units of work.
-  @discardableResult
+  /// Tidies up under the lock and uncounts `count` units of work. Inlinable, so that the end
+  /// of a wait for storage (``workEnded()``) is specialised.
+  @inlinable @discardableResult
   func ended<T: Sendable>(uncounting count: Int, _ tidy: @Sendable (inout Dispatch) -> T) -> T {
     let (result, waiters) = dispatch.withLock { dispatch in
       let result = tidy(&dispatch)
@@ -319,12 +320,6 @@ extension Bloc {
     return result
   }
 
-  /// Called once per wait for storage when it ends; inlined, so it is specialised.
-  @inlinable func workEnded() {
-    let waiters = dispatch.withLock { dispatch in
-      dispatch.activeWork -= 1
-      return dispatch.takeSettleWaiters()
-    }
-    for waiter in waiters { waiter.resume(returning: false) }
-  }
+  /// Called once per wait for storage when it ends.
+  @inlinable func workEnded() { ended(uncounting: 1) { _ in } }
 }
