@@ -157,14 +157,22 @@ final class HeldStorage: BlocStorage {
 }
 
 @Suite struct PersisterLifetimeTests {
-  @Test func aBlocDroppedWhileItsChangeIsWrittenLivesUntilTheChangeIsStored() async {
-    let storage = HeldStorage()
+  /// A bloc on `storage`, given to `use` and then dropped: the reference says whether it is gone.
+  private func dropped(
+    on storage: any BlocStorage, after use: (TallyBloc) async -> Void
+  ) async -> WeakReference<TallyBloc> {
     let dropped = WeakReference<TallyBloc>()
     do {
       let bloc = TallyBloc(storage: storage)
       dropped.value = bloc
-      bloc.add(.increment)
+      await use(bloc)
     }
+    return dropped
+  }
+
+  @Test func aBlocDroppedWhileItsChangeIsWrittenLivesUntilTheChangeIsStored() async {
+    let storage = HeldStorage()
+    let dropped = await dropped(on: storage) { bloc in bloc.add(.increment) }
     #expect(dropped.value != nil)  // the write in flight holds it
     storage.release()
     await eventually { dropped.value == nil }
@@ -177,10 +185,7 @@ final class HeldStorage: BlocStorage {
 
   @Test func anIdlePersistedBlocIsFreedWhenDropped() async {
     let storage = CountingStorage()
-    let dropped = WeakReference<TallyBloc>()
-    do {
-      let bloc = TallyBloc(storage: storage)
-      dropped.value = bloc
+    let dropped = await dropped(on: storage) { bloc in
       #expect(await bloc.send(.increment).isHandled)
     }
     await eventually { dropped.value == nil }
