@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What finally happened to an event.
 public enum EventOutcome: Sendable, CustomStringConvertible {
   /// Its handler ran to the end.
@@ -56,12 +54,13 @@ public final class EventReceipt: Sendable {
     case pending(first: Waiter?, more: [Waiter])
     case resolved(EventOutcome)
   }
-  // Inline in the receipt (one allocation per event, not two).
-  private let slot: Mutex<Slot>
+  // A pthread mutex (`Locked`), not `Synchronization.Mutex`: ThreadSanitizer does not see the
+  // toolchain's uninstrumented Mutex synchronise, and reports its users as racing.
+  private let slot: Locked<Slot>
 
-  @usableFromInline init() { slot = Mutex(.pending(first: nil, more: [])) }
+  @usableFromInline init() { slot = Locked(.pending(first: nil, more: [])) }
 
-  private init(resolved outcome: EventOutcome) { slot = Mutex(.resolved(outcome)) }
+  private init(resolved outcome: EventOutcome) { slot = Locked(.resolved(outcome)) }
 
   private static let handled = EventReceipt(resolved: .handled)
   private static let dropped = EventReceipt(resolved: .dropped)
