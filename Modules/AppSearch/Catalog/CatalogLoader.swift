@@ -1,5 +1,5 @@
+import BlocCore
 import Dispatch
-import Synchronization
 
 /// Loads a ``CatalogSource`` once, on first use, for any number of callers.
 ///
@@ -12,7 +12,8 @@ import Synchronization
 /// appears later (after `apt update`) is picked up.
 final class CatalogLoader: Sendable {
   private let source: CatalogSource
-  private let loading = Mutex<Task<CatalogIndex, any Error>?>(nil)
+  // `Locked` (a pthread mutex, which ThreadSanitizer sees), not the toolchain's Mutex.
+  private let loading = Locked<Task<CatalogIndex, any Error>?>(nil)
 
   init(_ source: CatalogSource) {
     self.source = source
