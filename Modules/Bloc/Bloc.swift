@@ -42,7 +42,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// The clock every time-based transformer and `emit.clock` use.
   public let clock: any Clock<Duration>
   let defaultTransformer: EventTransformer
-  @usableFromInline let dispatch = Locked(Dispatch())
+  @usableFromInline let dispatch = Locked(DispatchState())
   private let givenName: String?
 
   /// - Parameters:

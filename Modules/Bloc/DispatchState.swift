@@ -1,5 +1,6 @@
-/// The state behind a bloc's event dispatch (see EventDispatch.swift): jobs, lines, timers,
-/// and the `Dispatch` record that holds them under the bloc's `dispatch` lock.
+/// The state behind a bloc's event dispatch (see EventDispatch.swift): jobs, lanes, timers,
+/// and the `DispatchState` record that holds them under the bloc's `dispatch` lock
+/// (not named `Dispatch`, which would shadow the Dispatch module).
 ///
 /// The types the inlined path touches are `@usableFromInline`, so that a client module compiles
 /// that path specialised for its own event and state types.
@@ -60,23 +61,23 @@ extension Bloc {
     @usableFromInline let job: Job
     @usableFromInline let body: Body
     @usableFromInline let emitter: Emitter<State>
-    /// The runner that owns the line while this job runs.
+    /// The runner that owns the lane while this job runs.
     @usableFromInline let runner: UInt64
-    /// Whether it came from its kind's own line (`.independent`) rather than the bloc's order;
+    /// Whether it came from its kind's own lane (`.independent`) rather than the bloc's order;
     /// a flag, so that code not specialised for the bloc's types needs no metadata to test it.
-    @usableFromInline let ownLine: Bool
+    @usableFromInline let ownLane: Bool
 
-    /// The line it came from: nil for the bloc's order, else an `.independent` kind's own.
-    @inlinable var line: Event.Kind? { ownLine ? job.event.kind : nil }
+    /// The lane it came from: nil for the bloc's order, else an `.independent` kind's own.
+    @inlinable var lane: Event.Kind? { ownLane ? job.event.kind : nil }
 
     @inlinable init(
-      job: Job, body: Body, emitter: Emitter<State>, runner: UInt64, line: Event.Kind?
+      job: Job, body: Body, emitter: Emitter<State>, runner: UInt64, lane: Event.Kind?
     ) {
       self.job = job
       self.body = body
       self.emitter = emitter
       self.runner = runner
-      self.ownLine = line != nil
+      self.ownLane = lane != nil
     }
   }
 
@@ -95,7 +96,7 @@ extension Bloc {
 
   /// A queue of events handled one at a time, in order, by one runner: the bloc's order, or
   /// an `.independent` kind's own.
-  @usableFromInline struct Line {
+  @usableFromInline struct Lane {
     @usableFromInline var queue = FIFO<Job>()
     @usableFromInline var current: Running?
     @usableFromInline var runner: Runner?
@@ -121,15 +122,15 @@ extension Bloc {
     let remaining: @Sendable () -> Duration
   }
 
-  @usableFromInline struct Dispatch {
+  @usableFromInline struct DispatchState {
     @usableFromInline var handlers: [Event.Kind: Registration] = [:]
     /// Kinds whose running handler something can cancel (restartable, debounce, throttle, or
     /// named in a `cancels:`); `send` never runs those in the caller's task.
     @usableFromInline var cancellable: Set<Event.Kind> = []
     /// The bloc's order, which every event joins but `.concurrent` and `.independent` ones.
-    @usableFromInline var main = Line()
-    /// The lines of `.independent` kinds.
-    @usableFromInline var lines: [Event.Kind: Line] = [:]
+    @usableFromInline var main = Lane()
+    /// The lanes of `.independent` kinds.
+    @usableFromInline var lanes: [Event.Kind: Lane] = [:]
     /// Runners that lost the queue to a cancellation and are winding down, by id.
     @usableFromInline var retired: [UInt64: Task<Void, Never>] = [:]
     var concurrent: [UInt64: (kind: Event.Kind, task: Task<Void, Never>, emitter: Emitter<State>)] =
@@ -166,16 +167,16 @@ extension Bloc {
       isClosed = true
       var abandoned: [Job] = []
       var tasks: [Task<Void, Never>] = Array(retired.values)
-      for var line in [main] + Array(lines.values) {
-        abandoned += line.queue.drain()
-        line.current?.emitter.finish()
-        if let task = line.runner?.task {
+      for var lane in [main] + Array(lanes.values) {
+        abandoned += lane.queue.takeAll()
+        lane.current?.emitter.finish()
+        if let task = lane.runner?.task {
           task.cancel()
           tasks.append(task)
         }
       }
-      main = Line()
-      lines = [:]
+      main = Lane()
+      lanes = [:]
       for (kind, gate) in pacings {
         if let pending = gate.pending { abandoned.append(pending) }
         pacings[kind] = nil
@@ -204,36 +205,36 @@ extension Bloc {
   }
 }
 
-extension Bloc.Dispatch {
-  /// Takes a line out for changing (put it back with ``put(_:_:)``), so that pushing onto its
+extension Bloc.DispatchState {
+  /// Takes a lane out for changing (put it back with ``put(_:_:)``), so that pushing onto its
   /// queue does not copy the queue.
-  mutating func take(_ key: Event.Kind?) -> Bloc.Line {
+  mutating func take(_ key: Event.Kind?) -> Bloc.Lane {
     guard let key else {
-      defer { main = Bloc.Line() }
+      defer { main = Bloc.Lane() }
       return main
     }
-    return lines.removeValue(forKey: key) ?? Bloc.Line()
+    return lanes.removeValue(forKey: key) ?? Bloc.Lane()
   }
 
-  mutating func put(_ line: Bloc.Line, _ key: Event.Kind?) {
-    if let key { lines[key] = line } else { main = line }
+  mutating func put(_ lane: Bloc.Lane, _ key: Event.Kind?) {
+    if let key { lanes[key] = lane } else { main = lane }
   }
 
-  // In-place access to a line's parts: the bloc's own line (nil) or an independent kind's.
+  // In-place access to a lane's parts: the bloc's own lane (nil) or an independent kind's.
 
   @inlinable func currentRunner(_ key: Event.Kind?) -> UInt64? {
     guard let key else { return main.current?.runner }
-    return lines[key]?.current?.runner
+    return lanes[key]?.current?.runner
   }
 
   @inlinable func runnerID(_ key: Event.Kind?) -> UInt64? {
     guard let key else { return main.runner?.id }
-    return lines[key]?.runner?.id
+    return lanes[key]?.runner?.id
   }
 
   @inlinable mutating func popQueue(_ key: Event.Kind?) -> Bloc.Job? {
     guard let key else { return main.queue.pop() }
-    return lines[key]?.queue.pop()
+    return lanes[key]?.queue.pop()
   }
 
   @inlinable mutating func setCurrent(_ running: Bloc.Running?, _ key: Event.Kind?) {
@@ -241,7 +242,7 @@ extension Bloc.Dispatch {
       main.current = running
       return
     }
-    lines[key]?.current = running
+    lanes[key]?.current = running
   }
 
   @inlinable mutating func setRunner(_ runner: Runner?, _ key: Event.Kind?) {
@@ -249,11 +250,11 @@ extension Bloc.Dispatch {
       main.runner = runner
       return
     }
-    lines[key]?.runner = runner
+    lanes[key]?.runner = runner
   }
 
-  /// The line of `kind`'s events: its own for an `.independent` kind, else the bloc's (nil).
-  func lineKey(of kind: Event.Kind) -> Event.Kind? {
+  /// The lane of `kind`'s events: its own for an `.independent` kind, else the bloc's (nil).
+  func laneKey(of kind: Event.Kind) -> Event.Kind? {
     guard let registration = handlers[kind], case .independent = registration.transformer.strategy
     else { return nil }
     return kind
@@ -267,7 +268,7 @@ extension Bloc.Dispatch {
   }
 }
 
-/// Who runs a line while it is busy: a caller inline (`add` or `send`, no task), or a task.
+/// Who runs a lane while it is busy: a caller inline (`add` or `send`, no task), or a task.
 /// Outside the generic `Bloc` so that the hot path needs no metadata lookup for it.
 @usableFromInline struct Runner {
   @usableFromInline let id: UInt64

@@ -4,7 +4,7 @@
 extension Bloc {
   /// Starts a timer on the bloc's clock; when it fires, the kind's pending job is queued.
   func arm(
-    _ kind: Event.Kind, after interval: Duration, _ dispatch: inout Dispatch
+    _ kind: Event.Kind, after interval: Duration, _ dispatch: inout DispatchState
   )
     -> UInt64
   {

@@ -38,7 +38,7 @@ extension Bloc {
       if registration.startsWhenIdle, runsInline {
         if isPersisted { receipt = EventReceipt() }
         let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
-        return startOnIdleLine(job, registration.body, inline: true, &dispatch)
+        return startOnIdleLane(job, registration.body, inline: true, &dispatch)
       }
       let queued = EventReceipt()
       receipt = queued
@@ -46,7 +46,7 @@ extension Bloc {
       if registration.startsWhenIdle, idle {
         // Not to run inline: a runner task takes it, started from here so that it runs code
         // specialised for this bloc's types.
-        return startOnIdleLine(job, registration.body, inline: false, &dispatch)
+        return startOnIdleLane(job, registration.body, inline: false, &dispatch)
       }
       if registration.queuesWhenBusy, dispatch.main.runner != nil {
         // What the transformer does with a sequential event while the bloc is busy.
@@ -79,12 +79,12 @@ extension Bloc {
 
   /// Decides what happens to a newly added job according to its handler's transformer.
   @usableFromInline func admit(
-    _ job: Job, _ registration: Registration, into dispatch: inout Dispatch, inline: Inline
+    _ job: Job, _ registration: Registration, into dispatch: inout DispatchState, inline: Inline
   ) -> Admission {
     var admission = Admission()
     let kind = job.event.kind
     for target in registration.cancels { cancel(target, in: &dispatch, &admission) }
-    var line: Event.Kind?
+    var lane: Event.Kind?
     switch registration.transformer.strategy {
     case .concurrent:
       startConcurrent(job, registration.body, &dispatch)
@@ -92,8 +92,8 @@ extension Bloc {
     case .sequential:
       dispatch.main.queue.push(job)
     case .independent:
-      line = kind
-      dispatch.lines[kind, default: Line()].queue.push(job)
+      lane = kind
+      dispatch.lanes[kind, default: Lane()].queue.push(job)
     case .droppable:
       if dispatch.main.current?.job.event.kind == kind
         || dispatch.main.queue.contains(where: { $0.event.kind == kind })
@@ -127,37 +127,37 @@ extension Bloc {
       cancel(kind, in: &dispatch, &admission, keepingPending: true)
       dispatch.main.queue.push(job)
     }
-    admission.inline = startRunnerIfIdle(line, &dispatch, inline: inline)
+    admission.inline = startRunnerIfIdle(lane, &dispatch, inline: inline)
     return admission
   }
 
   /// Cancels every earlier event of `kind`: the running one (its emitter closes at once and its
-  /// line moves on), queued ones, one waiting on a debounce or throttle timer, concurrent ones.
+  /// lane moves on), queued ones, one waiting on a debounce or throttle timer, concurrent ones.
   func cancel(
-    _ kind: Event.Kind, in dispatch: inout Dispatch, _ admission: inout Admission,
+    _ kind: Event.Kind, in dispatch: inout DispatchState, _ admission: inout Admission,
     keepingPending: Bool = false
   ) {
-    let key = dispatch.lineKey(of: kind)
-    var line = dispatch.take(key)
-    if let current = line.current, current.job.event.kind == kind {
+    let key = dispatch.laneKey(of: kind)
+    var lane = dispatch.take(key)
+    if let current = lane.current, current.job.event.kind == kind {
       current.emitter.finish()
-      if let runner = line.runner {
+      if let runner = lane.runner {
         if let task = runner.task {
           task.cancel()
           dispatch.retired[runner.id] = task
         }
         // A retired runner (or inline caller) still counts as work until it ends.
-        line.runner = nil
+        lane.runner = nil
       }
-      line.current = nil
+      lane.current = nil
     }
-    if line.queue.contains(where: { $0.event.kind == kind }) {
-      for job in line.queue.removeAll(where: { $0.event.kind == kind }) {
+    if lane.queue.contains(where: { $0.event.kind == kind }) {
+      for job in lane.queue.removeAll(where: { $0.event.kind == kind }) {
         admission.concluded.append((job, .cancelled))
       }
     }
-    dispatch.put(line, key)
-    // Its line may have lost its runner: start another for the jobs left, if any.
+    dispatch.put(lane, key)
+    // Its lane may have lost its runner: start another for the jobs left, if any.
     _ = startRunnerIfIdle(key, &dispatch, inline: .never)
     if !keepingPending, var gate = dispatch.pacings[kind], let pending = gate.pending {
       gate.pending = nil
@@ -174,11 +174,11 @@ extension Bloc {
     }
   }
 
-  /// When no runner owns the line and a job waits, takes it: for the caller to run inline when
-  /// `inline` allows, else on a new runner task. The bloc's own line is changed in place (this
+  /// When no runner owns the lane and a job waits, takes it: for the caller to run inline when
+  /// `inline` allows, else on a new runner task. The bloc's own lane is changed in place (this
   /// is the hot path), an independent kind's through the dictionary.
   func startRunnerIfIdle(
-    _ key: Event.Kind?, _ dispatch: inout Dispatch, inline: Inline
+    _ key: Event.Kind?, _ dispatch: inout DispatchState, inline: Inline
   ) -> Started? {
     guard !dispatch.isClosed else { return nil }
     guard dispatch.runnerID(key) == nil, let job = dispatch.popQueue(key),
@@ -188,7 +188,7 @@ extension Bloc {
     dispatch.activeWork += 1
     let started = Started(
       job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
-      line: key)
+      lane: key)
     let runsInline = Self.runsInline(
       registration.body, inline, cancellable: dispatch.cancellable.contains(job.event.kind))
     let runner = Runner(id: id, task: runsInline ? nil : Task { await self.run(from: started) })
@@ -210,23 +210,23 @@ extension Bloc {
     }
   }
 
-  /// Starts `job` on the bloc's own line, idle and with nothing queued: for the caller to run
+  /// Starts `job` on the bloc's own lane, idle and with nothing queued: for the caller to run
   /// when `inline`, else on a new runner task (returning nil). What
   /// ``startRunnerIfIdle(_:_:inline:)`` does after queueing it, without the queue.
-  @inlinable final func startOnIdleLine(
-    _ job: Job, _ body: Body, inline: Bool, _ dispatch: inout Dispatch
+  @inlinable final func startOnIdleLane(
+    _ job: Job, _ body: Body, inline: Bool, _ dispatch: inout DispatchState
   ) -> Started? {
     let id = dispatch.nextID()
     dispatch.activeWork += 1
     let started = Started(
-      job: job, body: body, emitter: makeEmitter(for: job.event), runner: id, line: nil)
+      job: job, body: body, emitter: makeEmitter(for: job.event), runner: id, lane: nil)
     dispatch.main.current = Running(job: job, emitter: started.emitter, runner: id)
     dispatch.main.runner = Runner(
       id: id, task: inline ? nil : Task { await self.run(from: started) })
     return inline ? started : nil
   }
 
-  /// A runner task: runs a line's jobs one after another until it is empty, the bloc closes,
+  /// A runner task: runs a lane's jobs one after another until it is empty, the bloc closes,
   /// or a cancellation retires the runner.
   /// `@inlinable`: a runner started by inlined code (``finished(_:handingOver:)``) runs code
   /// specialised for the bloc's types too.
@@ -243,21 +243,21 @@ extension Bloc {
   }
 
   /// After the inline job `started` ran in the caller: hands what queued up meanwhile to a
-  /// runner task (the same unit of work), or frees the line.
+  /// runner task (the same unit of work), or frees the lane.
   @inlinable final func finishedInline(_ started: Started) {
     _ = finished(started, handingOver: true)
   }
 
-  /// Ends the job `started` and takes the next one of its line under the same lock (so neither
+  /// Ends the job `started` and takes the next one of its lane under the same lock (so neither
   /// `add` nor `settled()` sees a gap), or ends the runner. When `handingOver`, the next job goes
   /// to a new runner task instead of being returned.
   @inlinable final func finished(_ started: Started, handingOver: Bool) -> Started? {
     var waiters: [CheckedContinuation<Bool, Never>] = []
     let next = dispatch.withLock { dispatch -> Started? in
       let id = started.runner
-      // The bloc's own line with nothing queued (the usual end of an inline job): in place,
-      // with no helper generic over the line's key.
-      if !started.ownLine {
+      // The bloc's own lane with nothing queued (the usual end of an inline job): in place,
+      // with no helper generic over the lane's key.
+      if !started.ownLane {
         if dispatch.main.current?.runner == id { dispatch.main.current = nil }
         let owns = dispatch.main.runner?.id == id
         if !owns || dispatch.isClosed || dispatch.main.queue.isEmpty {
@@ -268,7 +268,7 @@ extension Bloc {
           return nil
         }
       }
-      let key = started.line
+      let key = started.lane
       if dispatch.currentRunner(key) == id { dispatch.setCurrent(nil, key) }
       let owns = dispatch.runnerID(key) == id
       if owns, !dispatch.isClosed, let job = dispatch.popQueue(key),
@@ -276,7 +276,7 @@ extension Bloc {
       {
         let next = Started(
           job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
-          line: key)
+          lane: key)
         dispatch.setCurrent(Running(job: job, emitter: next.emitter, runner: id), key)
         if handingOver {
           dispatch.setRunner(Runner(id: id, task: Task { await self.run(from: next) }), key)
@@ -294,7 +294,7 @@ extension Bloc {
     return next
   }
 
-  private func startConcurrent(_ job: Job, _ body: Body, _ dispatch: inout Dispatch) {
+  private func startConcurrent(_ job: Job, _ body: Body, _ dispatch: inout DispatchState) {
     dispatch.activeWork += 1
     let emitter = makeEmitter(for: job.event)
     let task = Task {
@@ -310,7 +310,7 @@ extension Bloc {
   /// Tidies up under the lock and uncounts `count` units of work. Inlinable, so that the end
   /// of a wait for storage (``workEnded()``) is specialised.
   @inlinable @discardableResult
-  func ended<T: Sendable>(uncounting count: Int, _ tidy: @Sendable (inout Dispatch) -> T) -> T {
+  func ended<T: Sendable>(uncounting count: Int, _ tidy: @Sendable (inout DispatchState) -> T) -> T {
     let (result, waiters) = dispatch.withLock { dispatch in
       let result = tidy(&dispatch)
       dispatch.activeWork -= count

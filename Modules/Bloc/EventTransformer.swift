@@ -22,7 +22,7 @@ public struct EventTransformer: Sendable, CustomStringConvertible {
   public static let sequential = EventTransformer(strategy: .sequential)
   /// One at a time and in order among events of its own kind, but outside the bloc's order: it
   /// neither waits for events of other kinds nor makes them wait (a mark toggled while a slow
-  /// search runs). Each `.independent` kind has its own line.
+  /// search runs). Each `.independent` kind has its own lane.
   public static let independent = EventTransformer(strategy: .independent)
   /// While an event of this kind runs or waits its turn, new ones of the kind are dropped
   /// (outcome ``EventOutcome/dropped``); otherwise like ``sequential``.

@@ -23,7 +23,7 @@
     return item
   }
 
-  mutating func drain() -> [Element] {
+  mutating func takeAll() -> [Element] {
     let rest = Array(items[head...])
     items.removeAll()
     head = 0
