@@ -28,12 +28,12 @@ enum JournalFiles {
     return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
   }
 
-  struct Failure: Error, CustomStringConvertible {
+  struct FileError: Error, CustomStringConvertible {
     let description: String
   }
 
-  static func failure(_ what: String, _ path: String) -> Failure {
-    Failure(description: "\(what) \(path): \(String(cString: strerror(errno)))")
+  static func failure(_ what: String, _ path: String) -> FileError {
+    FileError(description: "\(what) \(path): \(String(cString: strerror(errno)))")
   }
 
   /// Writes all of `bytes` at `offset`.

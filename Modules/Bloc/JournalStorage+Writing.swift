@@ -6,15 +6,15 @@ import Foundation
 #endif
 
 /// Appending to the journal: batches taken from the queue and written (and synced) in order,
-/// one writer at a time, by whichever thread starts the drain.
+/// one writer at a time, by whichever thread starts writing.
 extension JournalStorage {
   /// A bloc's persister has a state to store: its newest goes into the next batch.
   func stage(_ source: any StagedState) {
     let start = queue.withLock { batch -> Bool in
       batch.staged.append(source)
-      return batch.startsDrain()
+      return batch.startsWriting()
     }
-    if start { writer.async { self.drain() } }
+    if start { writer.async { self.writeBatches() } }
   }
 
   func appendAndWait(_ changes: [(key: String, value: Data?)]) throws {
@@ -36,22 +36,22 @@ extension JournalStorage {
     let start = queue.withLock { batch -> Bool in
       for change in changes { batch.add(change.key, change.value) }
       batch.completions.append(completion)
-      return batch.startsDrain(evenIfHeld: evenIfHeld)
+      return batch.startsWriting(evenIfHeld: evenIfHeld)
     }
-    if start { writer.async { self.drain() } }
+    if start { writer.async { self.writeBatches() } }
   }
 
   /// Writes batches until none is waiting: everything appended while one is written goes
   /// into the next.
-  func drain() {
+  func writeBatches() {
     while true {
       let taken = queue.withLock { batch -> Batch? in
         guard !batch.isEmpty else {
-          batch.draining = false
+          batch.writing = false
           return nil
         }
         let taken = batch
-        batch = Batch(draining: true, holds: taken.holds)
+        batch = Batch(writing: true, holds: taken.holds)
         batch.bytes.reserveCapacity(taken.bytes.count)
         return taken
       }
@@ -83,7 +83,7 @@ extension JournalStorage {
     file.withLock { journal -> (any Error)? in
       let name = path + "/" + JournalFiles.journalName(journal.generation)
       do {
-        if journal.closed { throw JournalFiles.Failure(description: "the journal is closed") }
+        if journal.closed { throw JournalFiles.FileError(description: "the journal is closed") }
         try reopenIfGone(&journal)
         if journal.needsCut {
           guard ftruncate(journal.fd, off_t(journal.length)) == 0 else {

@@ -68,7 +68,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     var completions: [@Sendable ((any Error)?) -> Void] = []
     /// Blocs whose newest state goes into this batch, taken when it is written.
     var staged: [any StagedState] = []
-    var draining = false
+    var writing = false
     /// Open ``beginBatch()``s: while there are any, new writes wait for ``commitBatch()``.
     var holds = 0
 
@@ -80,10 +80,10 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       changes.append((key, value))
     }
 
-    /// Whether a drain should start now for work just added (and marks it started).
-    mutating func startsDrain(evenIfHeld: Bool = false) -> Bool {
-      guard !draining, holds == 0 || evenIfHeld else { return false }
-      draining = true
+    /// Whether writing should start now for work just added (and marks it started).
+    mutating func startsWriting(evenIfHeld: Bool = false) -> Bool {
+      guard !writing, holds == 0 || evenIfHeld else { return false }
+      writing = true
       return true
     }
   }
@@ -211,7 +211,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
   /// Writes what is queued, syncs it and closes the journal; later writes fail.
   public func close() {
-    writer.sync {}  // a drain already queued runs first
+    writer.sync {}  // a write already queued runs first
     writer.sync {
       syncNow()
       file.withLock { journal in
@@ -246,13 +246,13 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     let start = queue.withLock { batch -> Bool in
       batch.holds -= 1
       guard !batch.isEmpty else { return false }
-      return batch.startsDrain()
+      return batch.startsWriting()
     }
     guard start else { return }
     if othersWaiting, syncPolicy == .always {
-      writer.async { self.drain() }
+      writer.async { self.writeBatches() }
     } else {
-      drain()
+      writeBatches()
     }
   }
 
