@@ -45,19 +45,19 @@ extension BlocBase {
     persister?.shareEncoding(with: hook)
   }
 
-  /// The persister stored `version` as `state`.
-  func publishStored(_ version: UInt64, _ state: State) {
+  /// The persister stored change `sequence` as `state`.
+  func publishStored(_ sequence: UInt64, _ state: State) {
     let listeners = core.withLock { core -> [Listener<State>] in
-      guard let stored = core.stored, version > stored.sequence else { return [] }
-      core.stored = StateUpdate(sequence: version, state: state)
+      guard let stored = core.stored, sequence > stored.sequence else { return [] }
+      core.stored = StateUpdate(sequence: sequence, state: state)
       return core.listeners
     }
-    let update = StateUpdate(sequence: version, state: state)
+    let update = StateUpdate(sequence: sequence, state: state)
     for listener in listeners { listener.deliver(update) }
   }
 
   /// Returns to the last stored state after a failed write, as one more change that in-process
-  /// observers see; every version so far fails. History is cleared: it may hold states that
+  /// observers see; every change so far fails. History is cleared: it may hold states that
   /// were never stored, and undoing into one would store a refused change after all.
   func rollBack(_ error: PersistenceError) {
     guard let persister else { return }

@@ -209,7 +209,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     }
     let change = applied.change
     let sequence = applied.sequence
-    if isPersisted { schedule(change.next, version: sequence) }
+    if isPersisted { schedule(change.next, sequence: sequence) }
     if !applied.taps.isEmpty { tell(applied.taps, change) }
     announce(change)
     onChange(change)
@@ -234,8 +234,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   }
 
   /// Hands a changed state to the persister.
-  @inlinable final func schedule(_ state: State, version: UInt64) {
-    persister?.schedule(state, version: version, owner: self)
+  @inlinable final func schedule(_ state: State, sequence: UInt64) {
+    persister?.schedule(state, sequence: sequence, owner: self)
   }
 
   @usableFromInline enum Attempt {

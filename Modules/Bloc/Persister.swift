@@ -1,29 +1,29 @@
 import Foundation
 
-/// Writes a bloc's latest state in the background and tells waiters when a version is stored.
+/// Writes a bloc's latest state in the background and tells waiters when a change is stored.
 ///
 /// Writes coalesce: the persister stages itself with its ``StateSink`` once, and the sink takes
 /// the newest state when it writes; changes made meanwhile, or while that write is in flight,
 /// replace each other, so a burst of changes costs few writes and every waiter is released by
-/// the first write that covers its version. A journal takes the states of many blocs in one
+/// the first write that covers its change. A journal takes the states of many blocs in one
 /// batch.
 ///
 /// A failed write is never retried with the same state: the bloc rolls its state back to the
-/// last stored one (``BlocBase/rollBack(_:)``), and every version up to the rollback fails, so a change
+/// last stored one (``BlocBase/rollBack(_:)``), and every change up to the rollback fails, so a change
 /// refused once can never be stored later, and nobody is told of a state that is not stored.
 @usableFromInline final class Persister<State: Sendable & Equatable>: StagedState {
   // Read and written by `schedule` and `whenStored`, which are inlined into the client so that
   // the per-change path is specialised for the state type (no runtime metadata lookups).
   @usableFromInline struct Progress {
-    @usableFromInline var pending: (version: UInt64, state: State)?
+    @usableFromInline var pending: (sequence: UInt64, state: State)?
     @usableFromInline var scheduled: UInt64 = 0
     /// Staged with the sink or being written: a newer state waits in `pending` meanwhile.
     @usableFromInline var writing = false
     @usableFromInline var durable: UInt64
-    /// Versions at or below this were abandoned by a rollback: never written, never waited on.
+    /// Changes at or below this sequence number were abandoned by a rollback: never written, never waited on.
     @usableFromInline var abandonedThrough: UInt64 = 0
-    /// The versions each failure took down (durable + 1 … rollback point), newest last.
-    @usableFromInline var failures: [Failure] = []
+    /// The sequence numbers each failed write took down (durable + 1 … rollback point), newest last.
+    @usableFromInline var failedWrites: [FailedWrite] = []
     @usableFromInline var lastError: PersistenceError?
     @usableFromInline var waiters: [StoreWaiter] = []
     /// The bloc, held while a write is staged or in flight and only then: it is told of the
@@ -41,29 +41,29 @@ import Foundation
       return owner.take()
     }
 
-    /// Removes and returns the waiters for `version` and older: all of them, usually.
-    mutating func takeWaiters(through version: UInt64) -> [StoreWaiter] {
-      if waiters.allSatisfy({ $0.version <= version }) {
+    /// Removes and returns the waiters for `sequence` and older: all of them, usually.
+    mutating func takeWaiters(through sequence: UInt64) -> [StoreWaiter] {
+      if waiters.allSatisfy({ $0.sequence <= sequence }) {
         defer { waiters = [] }
         return waiters
       }
-      let ready = waiters.filter { $0.version <= version }
-      waiters.removeAll { $0.version <= version }
+      let ready = waiters.filter { $0.sequence <= sequence }
+      waiters.removeAll { $0.sequence <= sequence }
       return ready
     }
 
-    @inlinable func failure(of version: UInt64) -> PersistenceError? {
-      guard version <= abandonedThrough else { return nil }
-      for failure in failures.reversed() where failure.versions.contains(version) {
+    @inlinable func failure(of sequence: UInt64) -> PersistenceError? {
+      guard sequence <= abandonedThrough else { return nil }
+      for failure in failedWrites.reversed() where failure.sequences.contains(sequence) {
         return failure.error
       }
       return nil
     }
   }
 
-  /// Versions a write failure took down, and why.
-  @usableFromInline struct Failure {
-    @usableFromInline let versions: ClosedRange<UInt64>
+  /// The changes (sequence numbers) a failed write took down, and why.
+  @usableFromInline struct FailedWrite {
+    @usableFromInline let sequences: ClosedRange<UInt64>
     @usableFromInline let error: PersistenceError
   }
 
@@ -79,22 +79,22 @@ import Foundation
     let share: @Sendable (UInt64, EncodedValue) -> Void
   }
 
-  init(_ persistence: Persistence<State>, durable version: UInt64) {
+  init(_ persistence: Persistence<State>, durable sequence: UInt64) {
     self.persistence = persistence
-    self.progress = Locked(Progress(durable: version))
+    self.progress = Locked(Progress(durable: sequence))
     self.sink = (persistence.storage as? any StateSink) ?? WriteThrough(persistence)
   }
 
-  /// Stores `state`, the bloc `owner`'s change number `version`, with the sink's next write.
-  @inlinable func schedule(_ state: State, version: UInt64, owner: BlocBase<State>) {
+  /// Stores `state`, the bloc `owner`'s change number `sequence`, with the sink's next write.
+  @inlinable func schedule(_ state: State, sequence: UInt64, owner: BlocBase<State>) {
     let stage = progress.withLock { progress -> Bool in
       // A change racing a rollback that already covers it: it failed with the others.
-      if version <= progress.abandonedThrough { return false }
+      if sequence <= progress.abandonedThrough { return false }
       // Two changes can reach here out of order (applied under the bloc's lock, scheduled
       // after it): an older one must never be written after a newer one.
-      if version <= progress.scheduled { return false }
-      progress.scheduled = version
-      progress.pending = (version, state)
+      if sequence <= progress.scheduled { return false }
+      progress.scheduled = sequence
+      progress.pending = (sequence, state)
       if progress.writing { return false }
       progress.writing = true
       progress.owner = owner
@@ -109,7 +109,7 @@ import Foundation
   /// The newest state, encoded, for the sink's next write; nil when a rollback dropped it.
   func takeForWrite() -> StagedWrite? {
     var released: BlocBase<State>?  // let go of outside the lock
-    let next = progress.withLock { progress -> (version: UInt64, state: State)? in
+    let next = progress.withLock { progress -> (sequence: UInt64, state: State)? in
       guard let pending = progress.pending else {
         released = progress.endWriting()
         return nil
@@ -117,7 +117,7 @@ import Foundation
       progress.pending = nil
       return pending
     }
-    guard let (version, state) = next else {
+    guard let (sequence, state) = next else {
       releaseLeftoverWaiters()
       withExtendedLifetime(released) {}
       return nil
@@ -125,12 +125,12 @@ import Foundation
     let key = persistence.key
     do {
       let shared = encodingShared.withLock { $0 }
-      let data = try persistence.encode(state, shared.map { hook in { hook.share(version, $0) } })
+      let data = try persistence.encode(state, shared.map { hook in { hook.share(sequence, $0) } })
       return StagedWrite(key: key, data: data) { error in
-        self.finish(version, state, error.map { Self.failure(key, $0) })
+        self.finish(sequence, state, error.map { Self.failure(key, $0) })
       }
     } catch {
-      finish(version, state, .writeFailed(key: key, reason: "\(error)"))
+      finish(sequence, state, .writeFailed(key: key, reason: "\(error)"))
       return nil
     }
   }
@@ -140,49 +140,49 @@ import Foundation
     encodingShared.withLock { $0 = EncodingHook(share: hook) }
   }
 
-  /// Waits until `version` (or a later one) is stored; returns the error if that write failed.
-  func waitUntilStored(_ version: UInt64) async -> PersistenceError? {
+  /// Waits until `sequence` (or a later one) is stored; returns the error if that write failed.
+  func waitUntilStored(_ sequence: UInt64) async -> PersistenceError? {
     await withCheckedContinuation { continuation in
-      whenStored(version) { continuation.resume(returning: $0) }
+      whenStored(sequence) { continuation.resume(returning: $0) }
     }
   }
 
-  /// Calls `body` once `version` (or a later one) is stored, with the error if its write
+  /// Calls `body` once `sequence` (or a later one) is stored, with the error if its write
   /// failed: at once if that is known, else from the writer. No task is needed.
   @inlinable
-  func whenStored(_ version: UInt64, _ body: @escaping @Sendable (PersistenceError?) -> Void) {
+  func whenStored(_ sequence: UInt64, _ body: @escaping @Sendable (PersistenceError?) -> Void) {
     let ready: PersistenceError?? = progress.withLock { progress in
-      if let failure = progress.failure(of: version) { return .some(failure) }
-      if progress.durable >= version { return .some(nil) }
+      if let failure = progress.failure(of: sequence) { return .some(failure) }
+      if progress.durable >= sequence { return .some(nil) }
       if !progress.writing, progress.pending == nil { return .some(progress.lastError) }
-      progress.waiters.append(StoreWaiter(version: version, notify: body))
+      progress.waiters.append(StoreWaiter(sequence: sequence, notify: body))
       return nil
     }
     if let ready { body(ready) }
   }
 
-  /// Gives up every version up to `version` after a failed write: the pending state (built on
+  /// Gives up every change up to `sequence` after a failed write: the pending state (built on
   /// the failed one) is dropped and their waiters fail with `error`. Called by the bloc, under
   /// its lock, while it restores the last stored state.
-  func abandon(through version: UInt64, _ error: PersistenceError) -> [StoreWaiter] {
+  func abandon(through sequence: UInt64, _ error: PersistenceError) -> [StoreWaiter] {
     progress.withLock { progress in
-      guard version > progress.abandonedThrough else { return [] }
-      if let pending = progress.pending, pending.version <= version { progress.pending = nil }
+      guard sequence > progress.abandonedThrough else { return [] }
+      if let pending = progress.pending, pending.sequence <= sequence { progress.pending = nil }
       let first = max(progress.durable, progress.abandonedThrough) + 1
-      if first <= version {
-        // Consecutive failures with nothing stored between them share one range.
-        if let last = progress.failures.last, last.versions.upperBound == progress.abandonedThrough,
-          last.versions.lowerBound > progress.durable
+      if first <= sequence {
+        // Consecutive failed writes with nothing stored between them share one range.
+        if let last = progress.failedWrites.last, last.sequences.upperBound == progress.abandonedThrough,
+          last.sequences.lowerBound > progress.durable
         {
-          progress.failures[progress.failures.count - 1] = Failure(
-            versions: last.versions.lowerBound...version, error: error)
+          progress.failedWrites[progress.failedWrites.count - 1] = FailedWrite(
+            sequences: last.sequences.lowerBound...sequence, error: error)
         } else {
-          progress.failures.append(Failure(versions: first...version, error: error))
-          if progress.failures.count > 256 { progress.failures.removeFirst() }
+          progress.failedWrites.append(FailedWrite(sequences: first...sequence, error: error))
+          if progress.failedWrites.count > 256 { progress.failedWrites.removeFirst() }
         }
       }
-      progress.abandonedThrough = version
-      return progress.takeWaiters(through: version)
+      progress.abandonedThrough = sequence
+      return progress.takeWaiters(through: sequence)
     }
   }
 
@@ -195,25 +195,25 @@ import Foundation
     }
   }
 
-  private func finish(_ version: UInt64, _ state: State, _ failure: PersistenceError?) {
+  private func finish(_ sequence: UInt64, _ state: State, _ failure: PersistenceError?) {
     let owner = progress.withLock { $0.owner }
     if let failure {
       progress.withLock { $0.lastError = failure }
       owner?.reportError(failure)
-      // The bloc abandons every version it has (this one included) and releases their waiters.
+      // The bloc abandons every change it has (this one included) and releases their waiters.
       if let owner {
         owner.rollBack(failure)
       } else {
-        for waiter in abandon(through: version, failure) { waiter.notify(failure) }
+        for waiter in abandon(through: sequence, failure) { waiter.notify(failure) }
       }
     } else {
       // Shown as stored before anyone can learn it is: a waiter released (here, or by a
       // `whenStored` racing this) must find the stored state already showing it.
-      owner?.publishStored(version, state)
+      owner?.publishStored(sequence, state)
       let ready = progress.withLock { progress in
         progress.lastError = nil
-        progress.durable = max(progress.durable, version)
-        return progress.takeWaiters(through: version)
+        progress.durable = max(progress.durable, sequence)
+        return progress.takeWaiters(through: sequence)
       }
       for waiter in ready { waiter.notify(nil) }
     }
@@ -228,7 +228,7 @@ import Foundation
     withExtendedLifetime(released) {}
   }
 
-  /// Nothing newer is coming: whoever still waits (for a version never scheduled) learns the
+  /// Nothing newer is coming: whoever still waits (for a change never scheduled) learns the
   /// last write's result.
   private func releaseLeftoverWaiters() {
     let (left, error) = progress.withLock { progress -> ([StoreWaiter], PersistenceError?) in
@@ -246,14 +246,14 @@ import Foundation
 
 }
 
-/// Someone waiting until `version` is stored (not nested in the generic ``Persister``, so that
+/// Someone waiting until `sequence` is stored (not nested in the generic ``Persister``, so that
 /// arrays of them need no runtime metadata lookup in unspecialised code).
 @usableFromInline struct StoreWaiter: Sendable {
-  @usableFromInline let version: UInt64
+  @usableFromInline let sequence: UInt64
   @usableFromInline let notify: @Sendable (PersistenceError?) -> Void
 
-  @inlinable init(version: UInt64, notify: @escaping @Sendable (PersistenceError?) -> Void) {
-    self.version = version
+  @inlinable init(sequence: UInt64, notify: @escaping @Sendable (PersistenceError?) -> Void) {
+    self.sequence = sequence
     self.notify = notify
   }
 }
