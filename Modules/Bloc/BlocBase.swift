@@ -102,8 +102,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// How many changes the state has seen; grows by one with every change.
   public var sequence: UInt64 { core.withLock { $0.sequence } }
 
-  /// The current state with its sequence number, read together.
-  public var snapshot: StateUpdate<State> {
+  /// The current state with its sequence number, read together. A persisted bloc's current
+  /// state may not be stored yet: ``storedSnapshot`` is what it shows others.
+  public var currentSnapshot: StateUpdate<State> {
     core.withLock { StateUpdate(sequence: $0.sequence, state: $0.state) }
   }
 

@@ -78,7 +78,8 @@ public final class InMemoryStorage: BlocStorage {
     self.values.withLock { $0 = values }
   }
 
-  public var snapshot: [String: Data] { values.withLock { $0 } }
+  /// Everything stored, by key.
+  public var contents: [String: Data] { values.withLock { $0 } }
 
   public func read(_ key: String) throws -> Data? { values.withLock { $0[key] } }
   public func write(_ key: String, _ data: Data) throws { values.withLock { $0[key] = data } }

@@ -71,7 +71,7 @@ public func runBlocTest<B: BlocBase<State>, State: Sendable & Equatable>(
   }
   await context.settle()
   await bloc.close()
-  let (allStates, errors) = recording.snapshot
+  let (allStates, errors) = recording.recorded
   let states = Array(allStates.dropFirst(skip))
   if let diff = stateDiff(expected: expect, actual: states) { failures.append(diff) }
   failures += errorMismatches(expected: expectedErrors, actual: errors)
@@ -116,7 +116,7 @@ final class Recording<State: Sendable>: Sendable {
     }
   }
 
-  var snapshot: ([State], [any Error]) { log.withLock { $0 } }
+  var recorded: ([State], [any Error]) { log.withLock { $0 } }
 }
 
 /// The blocs created during `build`, each with the tap recording it.

@@ -18,7 +18,7 @@ final class FaultyStorage: BlocStorage {
   func release() { fault.withLock { $0.held }?.signal() }
 
   var storedCount: Int? {
-    inner.snapshot["tally"].flatMap { try? JSONDecoder().decode(Stored<Tally>.self, from: $0) }?
+    inner.contents["tally"].flatMap { try? JSONDecoder().decode(Stored<Tally>.self, from: $0) }?
       .state.count
   }
 

@@ -31,7 +31,7 @@ final class InstallCubit: Cubit<Install>, @unchecked Sendable {
   @Test func withoutTheOptionTheInitialStateIsNotStored() async throws {
     let storage = InMemoryStorage()
     let first = InstallCubit(storage: storage, storeInitialState: false)
-    #expect(storage.snapshot["install"] == nil)
+    #expect(storage.contents["install"] == nil)
     let second = InstallCubit(storage: storage, storeInitialState: false)
     #expect(second.state.id != first.state.id)
   }
@@ -40,8 +40,8 @@ final class InstallCubit: Cubit<Install>, @unchecked Sendable {
     let storage = InMemoryStorage(["install": Data("{broken".utf8)])
     let cubit = InstallCubit(storage: storage)
     #expect(cubit.restoreIssue != nil)
-    #expect(storage.snapshot["install.unreadable-1"] == Data("{broken".utf8))
-    #expect(storage.snapshot["install"] != nil)
+    #expect(storage.contents["install.unreadable-1"] == Data("{broken".utf8))
+    #expect(storage.contents["install"] != nil)
     #expect(InstallCubit(storage: storage).state == cubit.state)
   }
 
@@ -51,8 +51,8 @@ final class InstallCubit: Cubit<Install>, @unchecked Sendable {
     let install = InstallCubit(storage: storage)
     try tally.emit(Tally(count: 5))
     try await tally.clearStoredState()
-    #expect(storage.snapshot["tally"] == nil)
-    #expect(storage.snapshot["install"] != nil, "other blocs' states stay")
+    #expect(storage.contents["tally"] == nil)
+    #expect(storage.contents["install"] != nil, "other blocs' states stay")
     #expect(tally.state.count == 5)
     #expect(StoredCounterCubit(storage: storage).state.count == 0, "a restart starts afresh")
     try tally.emit(Tally(count: 6))

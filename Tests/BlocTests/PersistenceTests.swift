@@ -71,7 +71,7 @@ func temporaryDirectory() -> URL {
     #expect(bloc.restoreIssue == nil)
     await bloc.send(.increment)
     #expect(
-      String(decoding: storage.snapshot["tally"]!, as: UTF8.self).contains(#""schemaVersion":2"#))
+      String(decoding: storage.contents["tally"]!, as: UTF8.self).contains(#""schemaVersion":2"#))
   }
 
   @Test func anUnreadableValueIsKeptAsideAndReported() async throws {
@@ -105,7 +105,7 @@ func temporaryDirectory() -> URL {
     #expect(reason.contains("newer"))
     await bloc.send(.increment)
     await bloc.close()
-    #expect(storage.snapshot["tally"] == stored, "the user's data is untouched")
+    #expect(storage.contents["tally"] == stored, "the user's data is untouched")
   }
 
   @Test func burstsOfChangesCoalesceIntoFewWrites() async throws {
@@ -237,6 +237,6 @@ final class CountingStorage: BlocStorage {
     _ = await receipt.outcome
     receipt.onResolve { outcome in seen.withLock { $0.append("now \(outcome.name)") } }
     #expect(seen.withLock { $0 } == ["late handled", "now handled"])
-    #expect(bloc.snapshot == StateUpdate(sequence: 1, state: 1))
+    #expect(bloc.currentSnapshot == StateUpdate(sequence: 1, state: 1))
   }
 }

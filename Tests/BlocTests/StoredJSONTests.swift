@@ -47,7 +47,7 @@ import Testing
       initialState: state,
       persistence: Persistence(storage: storage, key: "k", storeInitialState: true))
     await cubit.close()
-    return try #require(storage.snapshot["k"])
+    return try #require(storage.contents["k"])
   }
 
   private func foundation<State: PersistableState>(_ state: State) throws -> Data {
@@ -87,7 +87,7 @@ import Testing
       initialState: Measured(), persistence: Persistence(storage: storage, key: "m"))
     try cubit.emit(Measured(value: .infinity))
     await cubit.close()
-    #expect(storage.snapshot["m"] == nil, "nothing written")
+    #expect(storage.contents["m"] == nil, "nothing written")
     #expect(cubit.state.value == 1.0, "back to the last stored state")
   }
 }

@@ -48,7 +48,7 @@ enum CountedFeature: FeatureDescription {
     let before = CountedState.encodings.load(ordering: .relaxed)
     for expected in 1...3 {
       #expect(try await feature.send(EventPayload(type: "add")).outcome.isHandled)
-      let snapshot = try feature.snapshot()
+      let snapshot = try feature.storedSnapshot()
       #expect(String(decoding: snapshot.json, as: UTF8.self) == #"{"count":\#(expected)}"#)
       #expect(snapshot.seq == UInt64(expected))
     }

@@ -145,7 +145,7 @@ import Wire
       ("settings", try StateEncoder.encode(settings.state)),
       ("counter", try StateEncoder.encode(counter.state)),
     ] {
-      let data = try #require(storage.snapshot[key])
+      let data = try #require(storage.contents[key])
       let stored = try data.withUnsafeBytes { try JSONParser().parse($0) }
       #expect(stored["state"] == wire, "\(key)")
     }
@@ -167,7 +167,7 @@ import Wire
     let counter = CounterBloc(storage: storage)
     let search = AppSearchBloc(storage: storage)
     #expect(settings.restoreIssue == nil && counter.restoreIssue == nil)
-    #expect(storage.snapshot.keys.count == 3, "nothing was kept aside")
+    #expect(storage.contents.keys.count == 3, "nothing was kept aside")
     #expect(counter.state.count == 41)
     #expect(settings.state.counterStep == 5 && settings.state.counterMaximum == 50)
     #expect(settings.state.searchBackend == .itunes && settings.state.searchCountry == "se")

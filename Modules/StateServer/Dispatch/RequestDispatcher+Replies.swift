@@ -21,7 +21,7 @@ extension RequestDispatcher {
     do {
       var reply = ReplyWriter(id: id, ok: true)
       reply.bool("changed", changed)
-      reply.state(try after?.get() ?? feature.snapshot())
+      reply.state(try after?.get() ?? feature.storedSnapshot())
       return reply.finish()
     } catch {
       return encodingFailure(id: id, feature, error)
@@ -31,7 +31,7 @@ extension RequestDispatcher {
   func stateReply(id: RequestID?, _ feature: Feature) -> [UInt8] {
     do {
       var reply = ReplyWriter(id: id, ok: true)
-      reply.state(try feature.snapshot())
+      reply.state(try feature.storedSnapshot())
       return reply.finish()
     } catch {
       return Self.encodingFailure(id: id, feature, error)
@@ -45,7 +45,7 @@ extension RequestDispatcher {
   ) -> [UInt8] {
     let snapshot: StateSnapshot
     do {
-      snapshot = try feature.snapshot()
+      snapshot = try feature.storedSnapshot()
     } catch {
       return encodingFailure(id: id, feature, error)
     }

@@ -255,7 +255,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     // The state right after the step, read now: by the time the change is stored, later
     // requests may have moved the state on.
     // Not stored yet: the reply carrying it waits until it is.
-    let after = Result { try feature.unstoredSnapshot() }
+    let after = Result { try feature.currentSnapshot() }
     session.respond(
       known: nil,
       whenResolved: { resolve in
@@ -271,7 +271,7 @@ public final class RequestDispatcher: ConnectionDelegate {
   ) -> [UInt8] {
     let snapshot: StateSnapshot
     do {
-      snapshot = try feature.snapshot()
+      snapshot = try feature.storedSnapshot()
     } catch {
       return Self.encodingFailure(id: id, feature, error)
     }

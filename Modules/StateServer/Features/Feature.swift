@@ -29,8 +29,8 @@ public final class Feature: Sendable {
   /// Whether the bloc keeps history, so `undo` and `redo` are supported.
   public let keepsHistory: Bool
 
-  private let currentSnapshot: @Sendable () throws -> StateSnapshot
-  private let latestSnapshot: @Sendable () throws -> StateSnapshot
+  private let readStored: @Sendable () throws -> StateSnapshot
+  private let readCurrent: @Sendable () throws -> StateSnapshot
   private let addEvent: @Sendable (EventPayload) throws(EventRefusal) -> EventReceipt
   private let step: @Sendable (_ forward: Bool) -> UInt64?
   private let stored: @Sendable (UInt64, @escaping @Sendable (PersistenceError?) -> Void) -> Void
@@ -41,14 +41,14 @@ public final class Feature: Sendable {
 
   /// - Parameters:
   ///   - add: decodes a payload and adds the event to `bloc`;
-  ///   - snapshot: the newest stored state, encoded with `codec`: both on every `send`, so
+  ///   - storedSnapshot: the newest stored state, encoded with `codec`: both on every `send`, so
   ///     built by the caller, where the types are known, to be specialised.
   @usableFromInline
   init<Description: FeatureDescription>(
     _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>,
     codec: StateCodec<Description.State>,
     add: @escaping @Sendable (EventPayload) throws(EventRefusal) -> EventReceipt,
-    snapshot: @escaping @Sendable () throws -> StateSnapshot
+    storedSnapshot: @escaping @Sendable () throws -> StateSnapshot
   ) {
     name = description.name
     summary = description.summary
@@ -57,9 +57,9 @@ public final class Feature: Sendable {
     shape = Description.State.shape
     keepsHistory = bloc.keepsHistory
 
-    currentSnapshot = snapshot
-    latestSnapshot = {
-      let current = bloc.snapshot
+    readStored = storedSnapshot
+    readCurrent = {
+      let current = bloc.currentSnapshot
       return try codec.snapshot(current.sequence, current.state)
     }
     // Wire's parsed value goes straight to the declaration: no text, no second parse.
@@ -94,13 +94,14 @@ public final class Feature: Sendable {
   /// The valid event type names, in declaration order.
   public var eventTypes: [String] { events.map(\.type) }
 
-  /// The current state with its sequence number (encoded once per sequence number).
+  /// The newest stored state with its sequence number (encoded once per sequence number); for
+  /// a feature that persists nothing, the current state. What clients are shown.
   /// Throws when the state cannot be encoded as JSON.
-  public func snapshot() throws -> StateSnapshot { try currentSnapshot() }
+  public func storedSnapshot() throws -> StateSnapshot { try readStored() }
 
   /// The state as changed so far, possibly not stored yet: for a reply sent only once the
-  /// change it shows is stored (``whenStored(_:_:)``). Everything else shows ``snapshot()``.
-  public func unstoredSnapshot() throws -> StateSnapshot { try latestSnapshot() }
+  /// change it shows is stored (``whenStored(_:_:)``). Everything else shows ``storedSnapshot()``.
+  public func currentSnapshot() throws -> StateSnapshot { try readCurrent() }
 
   /// Decodes `payload` through the feature's declaration and adds the event to the bloc, in
   /// the caller's order. Throws the protocol error for a bad event (unknown fields first); the

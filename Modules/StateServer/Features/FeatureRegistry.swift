@@ -36,7 +36,7 @@ public final class FeatureRegistry: Sendable {
         add: { payload throws(EventRefusal) in
           bloc.add(try declaration.decode(type: payload.type, fields: EventInput(payload.fields)))
         },
-        snapshot: {
+        storedSnapshot: {
           // Sequence and state read together, so the state belongs to that number; only a
           // stored state is shown to clients.
           let current = bloc.storedSnapshot

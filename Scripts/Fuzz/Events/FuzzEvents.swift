@@ -38,7 +38,7 @@ func checkEvent(_ input: UnsafeRawBufferPointer) {
     ?? features[input.count % features.count]
   guard let payload = try? request.event() else { return }
 
-  let before = try? feature.snapshot()
+  let before = try? feature.storedSnapshot()
   let receipt: EventReceipt
   do {
     receipt = try feature.send(payload)
@@ -46,7 +46,7 @@ func checkEvent(_ input: UnsafeRawBufferPointer) {
     let allowed: Set<ErrorCode> = [.unknownEvent, .missingField, .invalidField]
     fuzzCheck(allowed.contains(error.code), "refused with \(error.code): \(error.message)")
     fuzzCheck(!error.message.isEmpty, "refusal without a message")
-    let after = try? feature.snapshot()
+    let after = try? feature.storedSnapshot()
     fuzzCheck(before == after, "a refused event changed \(feature.name)'s state")
     return
   }

@@ -60,7 +60,7 @@ import Testing
     #expect(await bloc.send(.clearMarks).isHandled)
     #expect(bloc.state.marks.isEmpty)
     #expect(
-      String(decoding: try #require(storage.snapshot["search-marks"]), as: UTF8.self)
+      String(decoding: try #require(storage.contents["search-marks"]), as: UTF8.self)
         == #"{"schemaVersion":2,"state":{"marks":[]}}"#)
     await bloc.close()
   }
@@ -145,7 +145,7 @@ import Testing
       "search-marks": Data(#"{"schemaVersion":1,"state":{"marks":[7,\#(bashV1)]}}"#.utf8)
     ])
     let bloc = AppSearchBloc(storage: storage, services: .using(FakeSearchService()))
-    #expect(storage.snapshot.keys.sorted() == ["search-marks"], "nothing was kept aside")
+    #expect(storage.contents.keys.sorted() == ["search-marks"], "nothing was kept aside")
     #expect(
       bloc.state.marks == [
         Mark(id: 7, name: nil, backend: .itunes),
@@ -155,7 +155,7 @@ import Testing
     // The next change stores the new form.
     await bloc.send(.toggleMark(7))
     #expect(
-      String(decoding: try #require(storage.snapshot["search-marks"]), as: UTF8.self)
+      String(decoding: try #require(storage.contents["search-marks"]), as: UTF8.self)
         == #"{"schemaVersion":2,"state":{"marks":[{"backend":"packages","id":\#(bashV1 & App.maximumID)}]}}"#
     )
     await bloc.close()
@@ -165,11 +165,11 @@ import Testing
     let storage = InMemoryStorage(["search-marks": Data("[1,2".utf8)])
     let bloc = AppSearchBloc(storage: storage, services: .using(FakeSearchService()))
     #expect(bloc.state == State())
-    #expect(storage.snapshot["search-marks.unreadable-1"] == Data("[1,2".utf8))
+    #expect(storage.contents["search-marks.unreadable-1"] == Data("[1,2".utf8))
     await bloc.send(.search("abc"))
     await bloc.send(.toggleMark(3))
     await bloc.close()
-    #expect(String(decoding: storage.snapshot["search-marks"]!, as: UTF8.self).contains(#""id":3"#))
+    #expect(String(decoding: storage.contents["search-marks"]!, as: UTF8.self).contains(#""id":3"#))
   }
 
   @Test func toggleMarkFailsWhenTheMarksCannotBeStored() async throws {

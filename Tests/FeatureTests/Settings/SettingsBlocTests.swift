@@ -107,7 +107,7 @@ import Testing
     #expect(bloc.state == .defaults)
     let issue = try #require(bloc.restoreIssue)
     #expect("\(issue)".contains("searchLimit must be an integer from 1 to 200; got 500"))
-    #expect(storage.snapshot["settings.unreadable-1"] != nil, "the user's file is kept aside")
+    #expect(storage.contents["settings.unreadable-1"] != nil, "the user's file is kept aside")
     await bloc.close()
   }
 
