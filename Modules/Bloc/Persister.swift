@@ -171,7 +171,8 @@ import Foundation
       let first = max(progress.durable, progress.abandonedThrough) + 1
       if first <= sequence {
         // Consecutive failed writes with nothing stored between them share one range.
-        if let last = progress.failedWrites.last, last.sequences.upperBound == progress.abandonedThrough,
+        if let last = progress.failedWrites.last,
+          last.sequences.upperBound == progress.abandonedThrough,
           last.sequences.lowerBound > progress.durable
         {
           progress.failedWrites[progress.failedWrites.count - 1] = FailedWrite(
