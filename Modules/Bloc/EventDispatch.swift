@@ -310,8 +310,9 @@ extension Bloc {
   /// Tidies up under the lock and uncounts `count` units of work. Inlinable, so that the end
   /// of a wait for storage (``workEnded()``) is specialised.
   @inlinable @discardableResult
-  func ended<T: Sendable>(uncounting count: Int, _ tidy: @Sendable (inout DispatchState) -> T) -> T
-  {
+  func ended<T: Sendable>(
+    uncounting count: Int, _ tidy: @Sendable (inout DispatchState) -> T
+  ) -> T {
     let (result, waiters) = dispatch.withLock { dispatch in
       let result = tidy(&dispatch)
       dispatch.activeWork -= count
