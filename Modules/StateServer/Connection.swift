@@ -1,7 +1,7 @@
 import BlocCore
 import Synchronization
 
-/// One client connection. Thread-safe: `send`, `push` and `close` may be called from
+/// One client connection. Thread-safe: `queueReply`, `push` and `close` may be called from
 /// any thread or task; the event loop does the actual I/O.
 ///
 /// Every byte for the connection goes through one ordered queue, so replies and
@@ -44,7 +44,7 @@ public final class Connection: Sendable {
 
   /// Queues a reply line (bytes including the final "\n"). Replies are never dropped or
   /// coalesced; they are discarded only once the connection is closed.
-  public func send(_ line: [UInt8]) {
+  public func queueReply(_ line: [UInt8]) {
     enqueue { $0.appendReply(line) }
   }
 
@@ -56,7 +56,7 @@ public final class Connection: Sendable {
     enqueue { $0.appendPush(line, key: key) }
   }
 
-  /// Closes the connection once everything queued so far is written. Later sends are
+  /// Closes the connection once everything queued so far is written. Later replies and pushes are
   /// dropped. No further frames are delivered.
   public func close() {
     let needsSchedule = state.withLock { state -> Bool in
@@ -120,7 +120,7 @@ public final class Connection: Sendable {
 
   // MARK: Loop side
 
-  /// Moves queued bytes into `out` (see `OutboundQueue.take`); after this, new sends
+  /// Moves queued bytes into `out` (see `OutboundQueue.take`); after this, new replies and pushes
   /// schedule the connection again. Returns whether a close was requested.
   func takeOutbound(into out: inout [UInt8], budget: Int) -> (moved: Int, closeRequested: Bool) {
     state.withLock { state in

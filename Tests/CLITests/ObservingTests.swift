@@ -44,8 +44,8 @@ import Wire
       let feature = request.fields["feature"]?.stringValue ?? ""
       var lines = Reply.success(id: request.id, fields: ["state": ["n": 0], "seq": 1])
       if feature == "settings" {
-        lines += Push.state(feature: "counter", seq: 2, state: ["n": 1])
-        lines += Push.state(feature: "settings", seq: 2, state: ["n": 2])
+        lines += Push.state(feature: "counter", sequence: 2, state: ["n": 1])
+        lines += Push.state(feature: "settings", sequence: 2, state: ["n": 2])
       }
       return lines
     }
@@ -88,8 +88,8 @@ import Wire
     let daemon = FakeDaemon { request in
       var lines = Reply.success(
         id: request.id, fields: ["state": ["term": "a", "marks": [1]], "seq": 1])
-      lines += Push.state(feature: "search", seq: 2, state: ["term": "b", "marks": [1]])
-      lines += Push.state(feature: "search", seq: 3, state: ["term": "b", "marks": [1, 2]])
+      lines += Push.state(feature: "search", sequence: 2, state: ["term": "b", "marks": [1]])
+      lines += Push.state(feature: "search", sequence: 3, state: ["term": "b", "marks": [1, 2]])
       return lines
     }
     let result = runStatectl(

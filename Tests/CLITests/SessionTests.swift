@@ -110,10 +110,11 @@ import Wire
   @Test func watchPrintsTheStateThenPushesUntilCount() {
     let daemon = FakeDaemon { request in
       guard request.op == "watch" else { return nil }
-      var lines = Push.state(feature: "other", seq: 1, state: ["x": 1])  // ignored: not watched
+      // Ignored: not watched.
+      var lines = Push.state(feature: "other", sequence: 1, state: ["x": 1])
       lines += Reply.success(id: request.id, fields: ["state": ["count": 1], "seq": 1])
-      lines += Push.state(feature: "counter", seq: 2, state: ["count": 2])
-      lines += Push.state(feature: "counter", seq: 5, state: ["count": 3])
+      lines += Push.state(feature: "counter", sequence: 2, state: ["count": 2])
+      lines += Push.state(feature: "counter", sequence: 5, state: ["count": 3])
       return lines
     }
     let result = runStatectl(["watch", "counter", "--count", "3", "--socket", daemon.path])
@@ -131,7 +132,7 @@ import Wire
   @Test func watchOnATerminal() {
     let daemon = FakeDaemon { request in
       Reply.success(id: request.id, fields: ["state": ["count": 1, "step": 2], "seq": 4])
-        + Push.state(feature: "counter", seq: 5, state: ["count": 3, "step": 2])
+        + Push.state(feature: "counter", sequence: 5, state: ["count": 3, "step": 2])
     }
     let result = runStatectl(
       ["watch", "counter", "-n", "2", "--socket", daemon.path], terminal: true)

@@ -14,7 +14,7 @@ struct FlowControlTests {
       // A reply bigger than the socket buffers keeps the socket full, so the
       // pushes behind it stay unwritten while the client is not reading.
       let filler = [UInt8](repeating: UInt8(ascii: "f"), count: 1 << 20) + [10]
-      connection.send(filler)
+      connection.queueReply(filler)
       for index in 0..<1000 {
         connection.push(Array("state \(index)\n".utf8), key: "counter")
       }
@@ -36,12 +36,12 @@ struct FlowControlTests {
       try client.write("hi\n")
       _ = try await client.readLine()
       let connection = try #require(delegate.openedConnections.first)
-      connection.send([UInt8](repeating: UInt8(ascii: "f"), count: 1 << 20) + [10])
+      connection.queueReply([UInt8](repeating: UInt8(ascii: "f"), count: 1 << 20) + [10])
       connection.push(Array("a1\n".utf8), key: "a")
-      connection.send(Array("r1\n".utf8))
+      connection.queueReply(Array("r1\n".utf8))
       connection.push(Array("b1\n".utf8), key: "b")
       connection.push(Array("a2\n".utf8), key: "a")  // replaces a1 in its slot
-      connection.send(Array("r2\n".utf8))
+      connection.queueReply(Array("r2\n".utf8))
       connection.push(Array("b2\n".utf8), key: "b")
       _ = try await client.readLine()  // the filler
       #expect(try await client.readLines(4) == ["a2", "r1", "b2", "r2"])

@@ -57,7 +57,7 @@ struct LifecycleTests {
       try client.write("hi\n")
       _ = try await client.readLine()
       let connection = try #require(delegate.openedConnections.first)
-      connection.send([UInt8](repeating: 65, count: 8 << 20) + [10])  // never read
+      connection.queueReply([UInt8](repeating: 65, count: 8 << 20) + [10])  // never read
       server.shutdown()
       // Without the flush timeout the stuck reader would hold shutdown forever; `stopped`
       // gives up after 20 s (no tighter wall-clock bound: a loaded CI machine is slow).
@@ -130,7 +130,7 @@ private final class SlowDelegate: ConnectionDelegate {
     started.add(1, ordering: .relaxed)
     Task {
       try? await Task.sleep(for: .milliseconds(150))
-      connection.send(frame + Array(" done\n".utf8))
+      connection.queueReply(frame + Array(" done\n".utf8))
       finished.add(1, ordering: .relaxed)
     }
   }

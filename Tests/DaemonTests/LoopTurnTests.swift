@@ -60,7 +60,7 @@ private final class TurnDelegate: ConnectionDelegate {
     for (connection, line) in held.withLock({ held in
       defer { held = [] }; return held
     }) {
-      connection.send(line)
+      connection.queueReply(line)
     }
   }
 
@@ -69,7 +69,7 @@ private final class TurnDelegate: ConnectionDelegate {
     if replyAtTurnEnd {
       held.withLock { $0.append((connection, frame + [10])) }
     } else {
-      connection.send(frame + [10])
+      connection.queueReply(frame + [10])
     }
   }
 

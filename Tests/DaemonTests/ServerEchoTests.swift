@@ -116,7 +116,7 @@ struct ServerEchoTests {
           group.addTask {
             for index in 0..<500 {
               if index % 2 == 0 {
-                connection.send(Array(line(task, index).utf8) + [10])
+                connection.queueReply(Array(line(task, index).utf8) + [10])
               } else {
                 connection.push(Array(line(task, index).utf8) + [10], key: "t\(task)-\(index)")
               }
@@ -146,7 +146,7 @@ private func line(_ task: Int, _ index: Int) -> String {
 /// Echoes frames; on "bye" replies and closes the connection.
 private final class ByeDelegate: ConnectionDelegate {
   func connection(_ connection: Connection, didReceive frame: [UInt8]) {
-    connection.send(frame + [10])
+    connection.queueReply(frame + [10])
     if frame == Array("bye".utf8) { connection.close() }
   }
 

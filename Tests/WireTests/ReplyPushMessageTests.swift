@@ -30,14 +30,14 @@ func line(_ text: String) -> [UInt8] { Array(text.utf8) + [0x0A] }
 
   @Test func pushShape() {
     #expect(
-      Push.state(feature: "counter", seq: 7, state: ["count": 3, "busy": false])
+      Push.state(feature: "counter", sequence: 7, state: ["count": 3, "busy": false])
         == line(#"{"push":"state","feature":"counter","seq":7,"state":{"count":3,"busy":false}}"#))
   }
 
   @Test func everyBuiltLineIsOneValidJSONLine() throws {
     let lines = [
       Reply.success(id: "\n", fields: ["s": "\n\r"]), Reply.failure(id: 1, WireError("x\n", "y\n")),
-      Push.state(feature: "f\n", seq: 0, state: "\n"),
+      Push.state(feature: "f\n", sequence: 0, state: "\n"),
     ]
     for built in lines {
       #expect(built.last == 0x0A)
@@ -63,13 +63,15 @@ func line(_ text: String) -> [UInt8] { Array(text.utf8) + [0x0A] }
 
   @Test func classifiesPushes() throws {
     let message = try Message(
-      parsing: Push.state(feature: "counter", seq: 9, state: [1]).dropLast())
-    #expect(message == .push(PushMessage(kind: "state", feature: "counter", seq: 9, state: [1])))
+      parsing: Push.state(feature: "counter", sequence: 9, state: [1]).dropLast())
+    #expect(
+      message == .push(PushMessage(kind: "state", feature: "counter", sequence: 9, state: [1])))
     let other = try Message(
       parsing: Array(#"{"push":"gone","feature":"f","seq":1,"why":"x"}"#.utf8))
     #expect(
       other
-        == .push(PushMessage(kind: "gone", feature: "f", seq: 1, state: nil, fields: ["why": "x"])))
+        == .push(
+          PushMessage(kind: "gone", feature: "f", sequence: 1, state: nil, fields: ["why": "x"])))
     // watch … select and monitor pushes.
     let selected = try Message(
       parsing: Array(
@@ -78,7 +80,7 @@ func line(_ text: String) -> [UInt8] { Array(text.utf8) + [0x0A] }
       selected
         == .push(
           PushMessage(
-            kind: "state", feature: "counter", seq: 5, state: nil,
+            kind: "state", feature: "counter", sequence: 5, state: nil,
             fields: ["select": "count", "value": 5])))
     let event = try Message(
       parsing: Array(

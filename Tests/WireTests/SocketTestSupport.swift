@@ -111,7 +111,7 @@ final class TestServer: Sendable {
 func miniDaemon(_ fd: Int32) {
   var framer = LineFramer()
   var buffer = [UInt8](repeating: 0, count: 4096)
-  var seq = 0
+  var sequence = 0
   while true {
     let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
     guard count > 0 else { return }
@@ -122,9 +122,11 @@ func miniDaemon(_ fd: Int32) {
         let request = try Request(parsing: frame)
         switch request.op {
         case "ping":
-          seq += 1
+          sequence += 1
           writeAll(
-            fd, Push.state(feature: "counter", seq: seq, state: ["count": .integer(Int64(seq))]))
+            fd,
+            Push.state(
+              feature: "counter", sequence: sequence, state: ["count": .integer(Int64(sequence))]))
           writeAll(fd, Reply.success(id: request.id, fields: ["daemon": "test", "protocol": 1]))
         case "echo":
           writeAll(fd, Reply.success(id: request.id, fields: ["echo": request.json]))

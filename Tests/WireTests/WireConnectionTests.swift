@@ -13,7 +13,8 @@ import Wire
     #expect(reply == ReplyMessage(id: 1, ok: true, fields: ["daemon": "test", "protocol": 1]))
     let push = try connection.readMessage()
     #expect(
-      push == .push(PushMessage(kind: "state", feature: "counter", seq: 1, state: ["count": 1])))
+      push
+        == .push(PushMessage(kind: "state", feature: "counter", sequence: 1, state: ["count": 1])))
     try connection.send(Request(op: "quit"))
     #expect(try connection.readMessage() == nil)
   }

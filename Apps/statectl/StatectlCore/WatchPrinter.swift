@@ -33,7 +33,7 @@ struct WatchPrinter {
   /// The reply to a watch request: the feature's current state.
   mutating func reply(_ reply: JSONObject, feature: String) {
     watching.insert(feature)
-    print(feature: feature, seq: reply["seq"]?.intValue, message: reply, extra: [:])
+    print(feature: feature, sequence: reply["seq"]?.intValue, message: reply, extra: [:])
   }
 
   /// A push: printed when it is a state of a watched feature.
@@ -46,13 +46,15 @@ struct WatchPrinter {
     where !["push", "feature", "seq", "state", "select", "value"].contains(key) {
       extra[key] = value
     }
-    print(feature: feature, seq: push["seq"]?.intValue, message: push, extra: extra)
+    print(feature: feature, sequence: push["seq"]?.intValue, message: push, extra: extra)
   }
 
-  private mutating func print(feature: String, seq: Int?, message: JSONObject, extra: JSONObject) {
+  private mutating func print(
+    feature: String, sequence: Int?, message: JSONObject, extra: JSONObject
+  ) {
     guard !done else { return }
     var line: JSONObject = ["feature": .string(feature)]
-    if let seq { line["seq"] = JSON(seq) }
+    if let sequence { line["seq"] = JSON(sequence) }
     let shown: JSON
     if let select {
       let value = message["value"] ?? Self.selecting(select, in: message["state"] ?? .null)
@@ -70,7 +72,7 @@ struct WatchPrinter {
       console.out(JSON.object(line).serializedString() + "\n")
     } else {
       let name = showFeature ? feature + " " : ""
-      let prefix = seq.map { "[\($0)] " } ?? ""
+      let prefix = sequence.map { "[\($0)] " } ?? ""
       console.out(name + prefix + HumanFormat.inline(shown) + "\n")
     }
     printed += 1

@@ -6,7 +6,7 @@ import BlocCore
 /// the connection has been sent, so a `get` pipelined after a `send` sees that event's effect.
 /// When nothing is pending, a reply is produced and sent at once on the calling thread. A
 /// `send` whose outcome is not known yet waits in the queue; its receipt's `onResolve`
-/// callback records the outcome and, on the resolving thread, sends every reply that became
+/// callback records the outcome and, on the resolving thread, queues every reply that became
 /// ready (the ready prefix of the queue), under the session's lock. No task is involved.
 final class ClientSession: Sendable {
   typealias Produce = @Sendable () -> [UInt8]
@@ -35,14 +35,14 @@ final class ClientSession: Sendable {
 
     var isEmpty: Bool { head == items.count }
 
-    /// Builds `produce`'s reply in the spare buffer and sends it, then keeps the buffer.
-    mutating func send(
+    /// Builds `produce`'s reply in the spare buffer and queues it, then keeps the buffer.
+    mutating func queueReply(
       _ outcome: EventOutcome, _ produce: ProduceOutcome, on connection: Connection
     ) {
       var buffer: [UInt8] = []
       swap(&buffer, &spare)
       let line = produce(outcome, consume buffer)
-      connection.send(line)  // copies the line: the buffer is the session's alone again
+      connection.queueReply(line)  // copies the line: the buffer is the session's alone again
       if line.capacity <= 1 << 16 { spare = line }  // a huge state's buffer is not kept
     }
   }
@@ -65,7 +65,7 @@ final class ClientSession: Sendable {
   func respond(_ line: [UInt8]) {
     state.withLock { state in
       if state.isEmpty {
-        connection.send(line)
+        connection.queueReply(line)
       } else {
         state.items.append(.bytes(line))
       }
@@ -76,7 +76,7 @@ final class ClientSession: Sendable {
   func respond(_ produce: @escaping Produce) {
     state.withLock { state in
       if state.isEmpty {
-        send(produce())
+        queueProduced(produce())
       } else {
         state.items.append(.ready(produce))
       }
@@ -97,7 +97,7 @@ final class ClientSession: Sendable {
   ) {
     let ticket = state.withLock { state -> Int? in
       if state.isEmpty, let known {
-        state.send(known, produce, on: connection)
+        state.queueReply(known, produce, on: connection)
         return nil
       }
       if state.isEmpty { tracker.begin() }
@@ -145,12 +145,12 @@ final class ClientSession: Sendable {
     }
   }
 
-  /// Sends a produced line; an empty one means the producer sent its own.
-  private func send(_ line: [UInt8]) {
-    if !line.isEmpty { connection.send(line) }
+  /// Queues a produced line; an empty one means the producer queued its own.
+  private func queueProduced(_ line: [UInt8]) {
+    if !line.isEmpty { connection.queueReply(line) }
   }
 
-  /// An awaited outcome is known: record it and send what became ready.
+  /// An awaited outcome is known: record it and queue what became ready.
   private func resolve(_ ticket: Int, _ outcome: EventOutcome) {
     let idle = state.withLock { state -> Bool in
       let index = ticket - state.removed
@@ -159,7 +159,7 @@ final class ClientSession: Sendable {
       else { return false }
       state.items[index] = .resolved(outcome, produce)
       guard index == state.head else { return false }
-      sendReady(&state)
+      queueReady(&state)
       guard state.isEmpty else { return false }
       if state.inputEnded { connection.close() }
       return true
@@ -167,16 +167,16 @@ final class ClientSession: Sendable {
     if idle { tracker.end() }
   }
 
-  /// Sends leading items that are ready, in order, and drops them from the queue.
-  private func sendReady(_ state: inout State) {
+  /// Queues leading items that are ready, in order, and drops them from the queue.
+  private func queueReady(_ state: inout State) {
     while state.head < state.items.count {
       switch state.items[state.head] {
       case .bytes(let line):
-        connection.send(line)
+        connection.queueReply(line)
       case .ready(let produce):
-        send(produce())
+        queueProduced(produce())
       case .resolved(let outcome, let produce):
-        state.send(outcome, produce, on: connection)
+        state.queueReply(outcome, produce, on: connection)
       case .awaiting:
         // Still busy: drop the sent prefix now and then, so the queue stays short.
         if state.head >= 64, state.head * 2 >= state.items.count {

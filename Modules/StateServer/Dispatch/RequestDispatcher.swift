@@ -127,7 +127,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     // Sent at once, ahead of replies still in flight: the transport closes the connection
     // right after this is flushed.
     logger.debug("client \(connection.id): frame of \(byteCount)+ bytes refused")
-    connection.send(ReplyWriter.failure(id: nil, frameTooLarge(byteCount)))
+    connection.queueReply(ReplyWriter.failure(id: nil, frameTooLarge(byteCount)))
   }
 
   public func connectionDidReachEndOfInput(_ connection: Connection) {
@@ -223,7 +223,7 @@ public final class RequestDispatcher: ConnectionDelegate {
   private func send(_ request: Request, _ session: ClientSession) throws(WireError) {
     let feature = try feature(of: request)
     let payload = try event(of: request, feature)
-    let receipt = try feature.send(payload)
+    let receipt = try feature.add(payload)
     if logger.isEnabled(.debug) {
       logger.debug("client \(session.connection.id): send \(feature.name) \(payload.json)")
     }
@@ -289,17 +289,17 @@ public final class RequestDispatcher: ConnectionDelegate {
               + "'\(selection.members[0].prefix(64))'; members: \(members)"))
       }
       selected = selection.value(in: state)
-      reply.integer("seq", Int64(clamping: snapshot.seq))
+      reply.integer("seq", Int64(clamping: snapshot.sequence))
       reply.string("select", selection.text)
       reply.json("value", selected)
     } else {
       reply.state(snapshot)
     }
     // Queued before the watch starts, so no push of it can come first.
-    session.connection.send(reply.finish())
+    session.connection.queueReply(reply.finish())
     session.addWatch(feature.name)
     feature.watchers.watch(
-      session.connection, seen: snapshot.seq, selection: selection, selected: selected)
+      session.connection, seen: snapshot.sequence, selection: selection, selected: selected)
     return []
   }
 
@@ -313,7 +313,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     var reply = ReplyWriter(id: id, ok: true)
     reply.json("monitoring", .array(names.map(JSON.string)))
     // Queued before monitoring starts, so no push can come first.
-    session.connection.send(reply.finish())
+    session.connection.queueReply(reply.finish())
     for feature in features {
       feature.monitors.add(session.connection, backlogBytes: monitorBacklogBytes)
     }

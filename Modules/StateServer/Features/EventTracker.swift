@@ -7,7 +7,7 @@ struct ConcludedEvent: Sendable {
   let event: JSON
   let outcome: EventOutcome
   /// The sequence number of `after`.
-  let seq: UInt64
+  let sequence: UInt64
   /// The state before the event's first change, and after its last (equal when it changed
   /// nothing).
   let before: JSON
@@ -30,7 +30,7 @@ final class EventTracker<E: DeclaredEvent, S: DeclaredState>: BlocObserver, Send
     let event: JSON
     var before: S?
     var after: S?
-    var seq: UInt64 = 0
+    var sequence: UInt64 = 0
   }
 
   private let open = Locked<[Open]>([])
@@ -53,13 +53,13 @@ final class EventTracker<E: DeclaredEvent, S: DeclaredState>: BlocObserver, Send
       let next = transition.next as? S
     else { return }
     let json = Self.json(event)
-    let seq = bloc.sequence
+    let sequence = bloc.sequence
     open.withLock { open in
       let fresh = open.firstIndex { $0.event == json && $0.before == nil }
       guard let index = fresh ?? open.lastIndex(where: { $0.event == json }) else { return }
       if open[index].before == nil { open[index].before = current }
       open[index].after = next
-      open[index].seq = seq
+      open[index].sequence = sequence
     }
   }
 
@@ -76,14 +76,14 @@ final class EventTracker<E: DeclaredEvent, S: DeclaredState>: BlocObserver, Send
     let concluded: ConcludedEvent
     if !refused, let entry, let before = entry.before, let after = entry.after {
       concluded = ConcludedEvent(
-        event: json, outcome: outcome, seq: entry.seq, before: Self.json(before),
+        event: json, outcome: outcome, sequence: entry.sequence, before: Self.json(before),
         after: Self.json(after))
     } else {
       // No change: before and after are the (stored) state now.
       let now = bloc.storedSnapshot
       let state = (now.state as? S).map(Self.json) ?? .null
       concluded = ConcludedEvent(
-        event: json, outcome: outcome, seq: now.sequence, before: state, after: state)
+        event: json, outcome: outcome, sequence: now.sequence, before: state, after: state)
     }
     report(concluded)
   }

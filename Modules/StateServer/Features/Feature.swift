@@ -5,13 +5,13 @@ import Wire
 /// A state as the wire carries it: its sequence number and its compact JSON text.
 public struct StateSnapshot: Sendable, Equatable {
   /// The bloc's ``BlocBase/sequence`` when the state was current.
-  public let seq: UInt64
+  public let sequence: UInt64
   /// Compact JSON (one line, keys sorted), without a trailing newline.
   public let json: [UInt8]
 
   @usableFromInline
-  init(seq: UInt64, json: [UInt8]) {
-    self.seq = seq
+  init(sequence: UInt64, json: [UInt8]) {
+    self.sequence = sequence
     self.json = json
   }
 }
@@ -106,7 +106,7 @@ public final class Feature: Sendable {
   /// Decodes `payload` through the feature's declaration and adds the event to the bloc, in
   /// the caller's order. Throws the protocol error for a bad event (unknown fields first); the
   /// state is then untouched.
-  public func send(_ payload: EventPayload) throws(WireError) -> EventReceipt {
+  public func add(_ payload: EventPayload) throws(WireError) -> EventReceipt {
     do {
       return try addEvent(payload)
     } catch {
@@ -193,7 +193,7 @@ final class StateCodec<S: Encodable & Sendable>: Sendable {
 
   @inlinable
   func cached(_ sequence: UInt64) -> StateSnapshot? {
-    latest.withLock { latest in latest?.seq == sequence ? latest : nil }
+    latest.withLock { latest in latest?.sequence == sequence ? latest : nil }
   }
 
   /// A value's JSON (a state, or an event: declared events encode through their declaration).
@@ -203,20 +203,20 @@ final class StateCodec<S: Encodable & Sendable>: Sendable {
   @inlinable
   func snapshot(_ sequence: UInt64, _ state: S) throws -> StateSnapshot {
     if let cached = cached(sequence) { return cached }
-    return keep(StateSnapshot(seq: sequence, json: try Self.encode(state).serialized()))
+    return keep(StateSnapshot(sequence: sequence, json: try Self.encode(state).serialized()))
   }
 
   /// Builds the snapshot of `sequence` from the capture storage made of its state (the bloc
   /// shares it as it encodes the state for storage), so the state is not encoded twice.
   func prime(_ sequence: UInt64, _ captured: EncodedValue) {
-    keep(StateSnapshot(seq: sequence, json: StateEncoder.json(captured).serialized()))
+    keep(StateSnapshot(sequence: sequence, json: StateEncoder.json(captured).serialized()))
   }
 
   /// Keeps `snapshot` unless a newer one is kept; returns it.
   @usableFromInline @discardableResult
   func keep(_ snapshot: StateSnapshot) -> StateSnapshot {
     latest.withLock { latest in
-      if latest.map({ $0.seq <= snapshot.seq }) ?? true { latest = snapshot }
+      if latest.map({ $0.sequence <= snapshot.sequence }) ?? true { latest = snapshot }
     }
     return snapshot
   }

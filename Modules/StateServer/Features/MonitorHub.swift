@@ -96,11 +96,11 @@ final class MonitorHub: Sendable {
         if monitor.connection.queuedByteCount > monitor.backlogBytes {
           state.monitors.values[index].missed += 1
         } else if monitor.missed > 0 {
-          monitor.connection.send(Self.line(feature, event, missed: monitor.missed))
+          monitor.connection.queueReply(Self.line(feature, event, missed: monitor.missed))
           state.monitors.values[index].missed = 0
         } else {
           if plain == nil { plain = Self.line(feature, event, missed: 0) }
-          monitor.connection.send(plain!)
+          monitor.connection.queueReply(plain!)
         }
         state.monitors.values.formIndex(after: &index)
       }
@@ -128,7 +128,7 @@ final class MonitorHub: Sendable {
       line.appendASCII("}")
     }
     line.appendASCII(#","seq":"#)
-    JSONSerializer.writeInteger(Int64(clamping: event.seq), to: &line)
+    JSONSerializer.writeInteger(Int64(clamping: event.sequence), to: &line)
     line.appendASCII(#","before":"#)
     JSONSerializer.write(event.before, to: &line)
     line.appendASCII(#","after":"#)

@@ -10,7 +10,7 @@ import Wire
 /// var reply = ReplyWriter(id: 7, ok: true)
 /// reply.string("outcome", "handled")
 /// reply.state(snapshot)  // ,"state":{…},"seq":N
-/// connection.send(reply.finish())
+/// connection.queueReply(reply.finish())
 /// ```
 struct ReplyWriter {
   private var bytes: [UInt8] = []
@@ -72,7 +72,7 @@ struct ReplyWriter {
   /// `{…},"seq":N`: the rest of a state after its key.
   private mutating func stateValueAndSequence(_ snapshot: StateSnapshot) {
     bytes += snapshot.json
-    integer("seq", Int64(clamping: snapshot.seq))
+    integer("seq", Int64(clamping: snapshot.sequence))
   }
 
   /// `,"outcome":"…","state":{…},"seq":N`: what every event's reply carries, the fixed part
@@ -126,7 +126,7 @@ struct ReplyWriter {
     line.appendASCII(#"{"push":"state","feature":"#)
     JSONSerializer.writeString(feature, to: &line)
     line.appendASCII(#","seq":"#)
-    JSONSerializer.writeInteger(Int64(clamping: snapshot.seq), to: &line)
+    JSONSerializer.writeInteger(Int64(clamping: snapshot.sequence), to: &line)
     line.appendASCII(#","state":"#)
     line.append(contentsOf: snapshot.json)
     line.appendASCII("}\n")
@@ -135,7 +135,7 @@ struct ReplyWriter {
 
   /// `{"push":"state","feature":…,"seq":N,"select":…,"value":…}\n`
   static func selectionPush(
-    feature: String, seq: UInt64, selection: String, value: JSON
+    feature: String, sequence: UInt64, selection: String, value: JSON
   )
     -> [UInt8]
   {
@@ -144,7 +144,7 @@ struct ReplyWriter {
     line.appendASCII(#"{"push":"state","feature":"#)
     JSONSerializer.writeString(feature, to: &line)
     line.appendASCII(#","seq":"#)
-    JSONSerializer.writeInteger(Int64(clamping: seq), to: &line)
+    JSONSerializer.writeInteger(Int64(clamping: sequence), to: &line)
     line.appendASCII(#","select":"#)
     JSONSerializer.writeString(selection, to: &line)
     line.appendASCII(#","value":"#)

@@ -68,7 +68,7 @@ final class WatchHub: Sendable {
         connection: connection, key: "\(feature)#\(state.watchCount)", seen: seen,
         selection: selection, selected: selected)
       // A state delivered before this watcher joined, and newer than its reply.
-      if let latest = state.latest, latest.snapshot.seq > seen {
+      if let latest = state.latest, latest.snapshot.sequence > seen {
         push(latest.snapshot, latest.line, parsed: nil, to: &watcher)
       }
       state.watchers[connection.id] = watcher
@@ -128,13 +128,13 @@ final class WatchHub: Sendable {
     let line = ReplyWriter.statePush(feature: feature, snapshot: snapshot)
     state.withLock { state in
       guard state.generation == generation else { return }
-      if let latest = state.latest, latest.snapshot.seq >= snapshot.seq { return }
+      if let latest = state.latest, latest.snapshot.sequence >= snapshot.sequence { return }
       state.latest = (snapshot, line)
       // Parsed at most once per state, and only for selecting watchers.
       var parsed: JSON?
       var index = state.watchers.values.startIndex
       while index != state.watchers.values.endIndex {
-        if state.watchers.values[index].seen < snapshot.seq {
+        if state.watchers.values[index].seen < snapshot.sequence {
           push(snapshot, line, parsed: &parsed, to: &state.watchers.values[index])
         }
         state.watchers.values.formIndex(after: &index)
@@ -146,7 +146,7 @@ final class WatchHub: Sendable {
   private func push(
     _ snapshot: StateSnapshot, _ line: [UInt8], parsed: inout JSON?, to watcher: inout Watcher
   ) {
-    watcher.seen = snapshot.seq
+    watcher.seen = snapshot.sequence
     guard let selection = watcher.selection else {
       watcher.connection.push(line, key: watcher.key)
       return
@@ -157,7 +157,7 @@ final class WatchHub: Sendable {
     watcher.selected = value
     watcher.connection.push(
       ReplyWriter.selectionPush(
-        feature: feature, seq: snapshot.seq, selection: selection.text, value: value),
+        feature: feature, sequence: snapshot.sequence, selection: selection.text, value: value),
       key: watcher.key)
   }
 

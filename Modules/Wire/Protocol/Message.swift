@@ -6,7 +6,7 @@
 /// switch try Message(parsing: line) {
 /// case .reply(let reply) where reply.ok: print(reply.fields["state"] ?? nil)
 /// case .reply(let reply): print(reply.error!.message)
-/// case .push(let push): print(push.feature, push.seq, push.state ?? nil)
+/// case .push(let push): print(push.feature, push.sequence, push.state ?? nil)
 /// }
 /// ```
 public enum Message: Hashable, Sendable {
@@ -91,18 +91,18 @@ public struct PushMessage: Hashable, Sendable {
   public var kind: String
   public var feature: String
   /// Increases with each push for a watch, so gaps and reorderings show.
-  public var seq: Int
+  public var sequence: Int
   /// The feature state; required for `"state"` pushes without `"select"`, nil otherwise.
   public var state: JSON?
   /// Any other members, in order.
   public var fields: JSONObject
 
   public init(
-    kind: String, feature: String, seq: Int, state: JSON?, fields: JSONObject = [:]
+    kind: String, feature: String, sequence: Int, state: JSON?, fields: JSONObject = [:]
   ) {
     self.kind = kind
     self.feature = feature
-    self.seq = seq
+    self.sequence = sequence
     self.state = state
     self.fields = fields
   }
@@ -117,7 +117,7 @@ public struct PushMessage: Hashable, Sendable {
       throw .invalidField("feature", expected: "a string", got: featureValue)
     }
     guard let seqValue = values[2] else { throw .missingField("seq") }
-    guard let seq = seqValue.intValue else {
+    guard let sequence = seqValue.intValue else {
       throw .invalidField("seq", expected: "an integer", got: seqValue)
     }
     let state = values[3]
@@ -125,6 +125,6 @@ public struct PushMessage: Hashable, Sendable {
     if kind == Push.stateKind && state == nil && fields["select"] == nil {
       throw .missingField("state")
     }
-    self.init(kind: kind, feature: feature, seq: seq, state: state, fields: fields)
+    self.init(kind: kind, feature: feature, sequence: sequence, state: state, fields: fields)
   }
 }

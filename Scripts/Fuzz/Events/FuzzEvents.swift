@@ -41,7 +41,7 @@ func checkEvent(_ input: UnsafeRawBufferPointer) {
   let before = try? feature.storedSnapshot()
   let receipt: EventReceipt
   do {
-    receipt = try feature.send(payload)
+    receipt = try feature.add(payload)
   } catch {
     let allowed: Set<ErrorCode> = [.unknownEvent, .missingField, .invalidField]
     fuzzCheck(allowed.contains(error.code), "refused with \(error.code): \(error.message)")

@@ -62,12 +62,12 @@ final class EchoDelegate: ConnectionDelegate {
 
   func connection(_ connection: Connection, didReceive frame: [UInt8]) {
     record.withLock { $0.frames += 1 }
-    connection.send(frame + [10])
+    connection.queueReply(frame + [10])
   }
 
   func connection(_ connection: Connection, didReceiveOversizedFrame byteCount: Int) {
     record.withLock { $0.oversized.append(byteCount) }
-    connection.send(Array(#"{"ok":false,"error":{"code":"frame_too_large"}}"#.utf8) + [10])
+    connection.queueReply(Array(#"{"ok":false,"error":{"code":"frame_too_large"}}"#.utf8) + [10])
   }
 
   func connectionClosed(_ connection: Connection) {
