@@ -14,7 +14,8 @@ import BlocCore
 /// it starts, and the throttle reads its interval each time it opens a window, so a change
 /// applies to the next search. A failed search shows ``SearchActivity/failed(_:)`` and ends
 /// `failed`; the bloc keeps working. Only the marks persist (see
-/// ``AppSearchFeature/marksStorageKey``); a mark event's outcome arrives once they are stored.
+/// ``AppSearchFeature/marksStorageKey``): a mark event changes the state only once its marks
+/// are stored, and a change the storage refuses fails the event and changes nothing.
 public typealias AppSearchBloc = Bloc<AppSearchEvent, AppSearchState>
 
 extension Bloc where Event == AppSearchEvent, State == AppSearchState {
@@ -44,17 +45,24 @@ extension Bloc where Event == AppSearchEvent, State == AppSearchState {
       // A blank search changes nothing, so it need not wait for (nor delay) anything.
       bloc.on(.blankSearch, transformer: .concurrent) { _, _ in }
       bloc.on(.marks) { event, emit in
-        try emit.update { (state: inout AppSearchState) throws(AppSearchError) in
-          if case .toggleMark(let id) = event {
-            try state.toggleMark(id)
-          } else {
-            state.clearMarks()
-          }
+        // Store, then show: the marks persist apart from the state, so a change is made to
+        // the state only once its marks are stored. A change the storage refused is never
+        // shown nor built upon, and the saved marks return to the stored ones (a persisted
+        // cubit rolls back), so it is never stored later either. Mark events run one at a
+        // time, in order, and only they change the marks: nothing changes them meanwhile.
+        var next = emit.state
+        if case .toggleMark(let id) = event {
+          try next.toggleMark(id)
+        } else {
+          next.clearMarks()
         }
-        guard emit.isActive else { return }
-        // Mark events run one at a time in order, so the stored marks follow the state's.
-        try savedMarks.emit(SavedMarks(marks: emit.state.marks))
+        let marks = next.marks
+        guard marks != emit.state.marks, emit.isActive else { return }
+        try savedMarks.emit(SavedMarks(marks: marks))
         if let error = await savedMarks.waitUntilStored() { throw error }
+        // Closed while storing: the event ends cancelled; the stored marks show after a restart.
+        guard emit.isActive else { return }
+        emit.update { $0.marks = marks }
       }
       bloc.on(.clear, cancels: [.search]) { _, emit in emit.update { $0.clearSearch() } }
     }
