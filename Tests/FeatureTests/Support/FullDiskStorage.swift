@@ -13,7 +13,7 @@ final class FullDiskStorage: BlocStorage {
 
   /// The stored value of `key` as text; nil when nothing is stored.
   func text(_ key: String) -> String? {
-    inner.snapshot[key].map { String(decoding: $0, as: UTF8.self) }
+    inner.contents[key].map { String(decoding: $0, as: UTF8.self) }
   }
 
   func read(_ key: String) throws -> Data? { try inner.read(key) }
