@@ -88,7 +88,8 @@ let package = Package(
     .testTarget(
       name: "FeatureTests",
       dependencies: [
-        "BlocCore", "BlocTest", "FeatureKit", "Counter", "Settings", "AppSearch", "StatedFeatures",
+        "BlocCore", "BlocTest", "FeatureKit", "Counter", "Settings", "AppSearch", "StateServer",
+        "StatedFeatures",
       ],
       path: "Tests/FeatureTests"),
     .testTarget(

@@ -17,6 +17,8 @@
 /// counter.add(.increment)  // a synchronous handler on an idle bloc: done on return
 /// counter.state            // 1
 /// ```
+/// A bloc whose events are all synchronous is written as one reducer instead, with an
+/// exhaustive `switch` (see ``reduce(_:)``): `Bloc(initialState: 0) { count, event in … }`.
 /// Or subclass it and register in `init`, to override the hooks (`onChange`, `onEvent`, …).
 ///
 /// **Order.** Events of one bloc are handled in the order they are added, whatever their kind:

@@ -124,6 +124,9 @@ extension Bloc {
 
   @usableFromInline struct DispatchState {
     @usableFromInline var handlers: [Event.Kind: Registration] = [:]
+    /// The reducer's handler (``Bloc/reduce(_:)``): takes, in order, every event whose kind has
+    /// no handler of its own.
+    @usableFromInline var reducer: Registration?
     /// Kinds whose running handler something can cancel (restartable, debounce, throttle, or
     /// named in a `cancels:`); `send` never runs those in the caller's task.
     @usableFromInline var cancellable: Set<Event.Kind> = []
@@ -148,6 +151,12 @@ extension Bloc {
     @usableFromInline var lastID: UInt64 = 0
 
     init() {}
+
+    /// The handler of `kind`'s events: its own, else the reducer. A bloc with only a reducer
+    /// never computes the kind.
+    @inlinable func registration(for kind: @autoclosure () -> Event.Kind) -> Registration? {
+      handlers.isEmpty ? reducer : handlers[kind()] ?? reducer
+    }
 
     @inlinable mutating func nextID() -> UInt64 {
       lastID &+= 1
@@ -189,6 +198,7 @@ extension Bloc {
         tasks.append(entry.task)
       }
       handlers = [:]
+      reducer = nil
       return (tasks, abandoned)
     }
   }
@@ -255,7 +265,8 @@ extension Bloc.DispatchState {
 
   /// The lane of `kind`'s events: its own for an `.independent` kind, else the bloc's (nil).
   func laneKey(of kind: Event.Kind) -> Event.Kind? {
-    guard let registration = handlers[kind], case .independent = registration.transformer.strategy
+    guard let registration = registration(for: kind),
+      case .independent = registration.transformer.strategy
     else { return nil }
     return kind
   }

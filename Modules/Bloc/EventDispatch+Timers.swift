@@ -38,7 +38,7 @@ extension Bloc {
       dispatch -> (Admission, [CheckedContinuation<Bool, Never>]) in
       var admission = Admission()
       guard dispatch.timers.removeValue(forKey: id) != nil, var gate = dispatch.pacings[kind],
-        gate.timer == id, let registration = dispatch.handlers[kind]
+        gate.timer == id, let registration = dispatch.registration(for: kind)
       else { return (admission, dispatch.takeSettleWaiters()) }
       gate.timer = nil
       if let job = gate.pending {

@@ -23,7 +23,7 @@ extension Bloc {
     var receipt: EventReceipt?
     var admission: Admission?
     let started = dispatch.withLock { dispatch -> Started? in
-      guard !dispatch.isClosed, let registration = dispatch.handlers[event.kind] else {
+      guard !dispatch.isClosed, let registration = dispatch.registration(for: event.kind) else {
         receipt = EventReceipt()
         var refused = Admission()
         refused.refused = true
@@ -182,7 +182,7 @@ extension Bloc {
   ) -> Started? {
     guard !dispatch.isClosed else { return nil }
     guard dispatch.runnerID(key) == nil, let job = dispatch.popQueue(key),
-      let registration = dispatch.handlers[job.event.kind]
+      let registration = dispatch.registration(for: job.event.kind)
     else { return nil }
     let id = dispatch.nextID()
     dispatch.activeWork += 1
@@ -272,7 +272,7 @@ extension Bloc {
       if dispatch.currentRunner(key) == id { dispatch.setCurrent(nil, key) }
       let owns = dispatch.runnerID(key) == id
       if owns, !dispatch.isClosed, let job = dispatch.popQueue(key),
-        let registration = dispatch.handlers[job.event.kind]
+        let registration = dispatch.registration(for: job.event.kind)
       {
         let next = Started(
           job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,

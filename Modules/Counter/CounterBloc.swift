@@ -1,7 +1,7 @@
 import BlocCore
 
 /// The count, persisted under ``CounterFeature/storageKey``, with undo and redo: a
-/// `Bloc<CounterEvent, CounterState>` defined by composition (no subclass).
+/// `Bloc<CounterEvent, CounterState>` whose events are handled by one reducer (no subclass).
 ///
 /// ```swift
 /// let counter = CounterBloc(rules: FixedCounterRules(CounterRules(step: 5)), storage: storage)
@@ -27,15 +27,9 @@ extension Bloc where Event == CounterEvent, State == CounterState {
       initialState: CounterState(), history: history,
       persistence: Persistence(storage: storage, key: CounterFeature.storageKey),
       name: "CounterBloc"
-    ) { bloc in
-      // Events are handled one at a time in the order they arrive, whatever their kind.
-      for kind in [CounterEvent.Kind.increment, .decrement, .reset, .set] {
-        bloc.on(kind) { (event: CounterEvent, emit: Emitter<CounterState>) throws in
-          try emit.update { state throws(CounterError) in
-            state.count = try rules.rules.count(after: event, from: state.count)
-          }
-        }
-      }
+    ) { state, event throws(CounterError) in
+      // One reducer, in order; the rules are read as each event is handled.
+      CounterState(count: try rules.rules.count(after: event, from: state.count))
     }
   }
 }

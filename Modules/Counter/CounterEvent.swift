@@ -9,6 +9,10 @@ import FeatureKit
 /// ```
 /// JSON: `{"type":"increment"}`, `{"type":"decrement"}`, `{"type":"reset"}`,
 /// `{"type":"set","value":5}`.
+///
+/// An event is written in this file three times: its case, its declared JSON, its handling
+/// (the `switch` below). Forgetting the handling does not compile; forgetting the declaration
+/// fails the conformance test every registered feature gets (FeatureConformanceTests).
 public enum CounterEvent: BlocEvent, Hashable {
   /// Adds the step; refused past the maximum.
   case increment
@@ -18,17 +22,6 @@ public enum CounterEvent: BlocEvent, Hashable {
   case reset
   /// Sets the count; refused outside the bounds.
   case set(Int)
-
-  /// One kind per case; the bloc handles events in the order they arrive, whatever their kind.
-  public enum Kind: Hashable, Sendable { case increment, decrement, reset, set }
-  public var kind: Kind {
-    switch self {
-    case .increment: return .increment
-    case .decrement: return .decrement
-    case .reset: return .reset
-    case .set: return .set
-    }
-  }
 }
 
 extension CounterEvent: DeclaredEvent {
@@ -47,4 +40,25 @@ extension CounterEvent: DeclaredEvent {
     .event(
       "set", "Sets the count; refused outside the bounds.",
       .integer("value", "The new count.", example: 5), CounterEvent.set))
+}
+
+extension CounterRules {
+  /// The count after `event`, or why it is refused: the handling of every event, in one
+  /// exhaustive `switch` (the bloc's reducer calls it with the rules of the moment).
+  public func count(after event: CounterEvent, from count: Int) throws(CounterError) -> Int {
+    switch event {
+    case .increment:
+      let (next, overflow) = count.addingReportingOverflow(step)
+      if overflow { throw .aboveMaximum(maximum ?? .max) }
+      return try checkedAbove(next)
+    case .decrement:
+      let (next, overflow) = count.subtractingReportingOverflow(step)
+      if overflow { throw .belowMinimum(minimum ?? .min) }
+      return try checkedBelow(next)
+    case .reset:
+      return resetTarget
+    case .set(let value):
+      return try checkedBelow(checkedAbove(value))
+    }
+  }
 }

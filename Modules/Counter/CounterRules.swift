@@ -1,4 +1,5 @@
-/// The counter's rules for one moment's settings, as pure functions.
+/// The counter's rules for one moment's settings, as pure functions (the handling of each
+/// event, ``count(after:from:)``, is beside the events in CounterEvent.swift).
 ///
 /// ```swift
 /// let rules = CounterRules(step: 2, minimum: nil, maximum: 5)
@@ -19,24 +20,6 @@ public struct CounterRules: Sendable, Equatable {
     self.maximum = maximum
   }
 
-  /// The count after `event`, or the reason it is refused.
-  public func count(after event: CounterEvent, from count: Int) throws(CounterError) -> Int {
-    switch event {
-    case .increment:
-      let (next, overflow) = count.addingReportingOverflow(step)
-      if overflow { throw .aboveMaximum(maximum ?? .max) }
-      return try checkedAbove(next)
-    case .decrement:
-      let (next, overflow) = count.subtractingReportingOverflow(step)
-      if overflow { throw .belowMinimum(minimum ?? .min) }
-      return try checkedBelow(next)
-    case .reset:
-      return resetTarget
-    case .set(let value):
-      return try checkedBelow(checkedAbove(value))
-    }
-  }
-
   /// 0 when it is within the bounds, else the bound nearest to it.
   public var resetTarget: Int {
     if let minimum, minimum > 0 { return minimum }
@@ -44,12 +27,14 @@ public struct CounterRules: Sendable, Equatable {
     return 0
   }
 
-  private func checkedAbove(_ next: Int) throws(CounterError) -> Int {
+  /// `next`, unless it is above the maximum.
+  func checkedAbove(_ next: Int) throws(CounterError) -> Int {
     if let maximum, next > maximum { throw .aboveMaximum(maximum) }
     return next
   }
 
-  private func checkedBelow(_ next: Int) throws(CounterError) -> Int {
+  /// `next`, unless it is below the minimum.
+  func checkedBelow(_ next: Int) throws(CounterError) -> Int {
     if let minimum, next < minimum { throw .belowMinimum(minimum) }
     return next
   }

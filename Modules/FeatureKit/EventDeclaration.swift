@@ -43,6 +43,24 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     return try cases[index].decode(fields)
   }
 
+  /// What is wrong with this declaration against the enum it declares: a case with no declared
+  /// event (it could not be encoded nor sent), or a declared `type` that names no case. Empty
+  /// when they match one to one; every registered feature is checked by the conformance test.
+  public var mismatches: [String] {
+    guard let names = EnumCases.names(of: Event.self) else {
+      return ["\(Event.self) is not an enum whose cases can be read; declare events on an enum"]
+    }
+    let undeclared = names.filter { byType[$0] == nil }.map { name in
+      "case '\(name)' of \(Event.self) has no declared event: add "
+        + ".event(\"\(name)\", …) to \(Event.self).declaration"
+    }
+    let unmatched = types.filter { !names.contains($0) }.map { type in
+      "the declared event '\(type)' names no case of \(Event.self) (its cases: "
+        + names.joined(separator: ", ") + "); a declared type is its case's name"
+    }
+    return undeclared + unmatched
+  }
+
   @usableFromInline
   func unknownEvent(_ type: String) -> EventRefusal {
     EventRefusal(

@@ -1,8 +1,9 @@
 import BlocCore
 
 /// Holds the settings, persisted under ``SettingsFeature/storageKey``: a
-/// `Bloc<SettingsEvent, SettingsState>` defined by composition (no subclass). Other features
-/// never import it: the host reads ``BlocBase/state`` to satisfy their own service protocols.
+/// `Bloc<SettingsEvent, SettingsState>` whose events are handled by one reducer (no subclass).
+/// Other features never import it: the host reads ``BlocBase/state`` to satisfy their own
+/// service protocols.
 ///
 /// ```swift
 /// let settings = SettingsBloc(storage: try FileStorage(directory: stateDirectory))
@@ -29,15 +30,9 @@ extension Bloc where Event == SettingsEvent, State == SettingsState {
       persistence: Persistence(
         storage: storage, key: SettingsFeature.storageKey, unreadable: unreadable),
       name: "SettingsBloc"
-    ) { bloc in
-      // Events are handled one at a time in the order they arrive, whatever their kind.
-      for kind in [SettingsEvent.Kind.set, .reset, .resetAll] {
-        bloc.on(kind) { (event: SettingsEvent, emit: Emitter<SettingsState>) throws in
-          try emit.update { state throws(SettingsError) in
-            state = try state.applying(event, defaults: defaults.defaults)
-          }
-        }
-      }
+    ) { state, event throws(SettingsError) in
+      // One reducer, in order.
+      try state.applying(event, defaults: defaults.defaults)
     }
   }
 }

@@ -10,6 +10,10 @@ import FeatureKit
 /// ```
 /// JSON: `{"type":"set","key":"searchLimit","value":50}`, `{"type":"reset","key":"searchLimit"}`,
 /// `{"type":"resetAll"}`.
+///
+/// An event is written in this file three times: its case, its declared JSON, its handling
+/// (the `switch` in ``SettingsState/applying(_:defaults:)``). Forgetting the handling does not
+/// compile; forgetting the declaration fails the conformance test every registered feature gets.
 public enum SettingsEvent: BlocEvent, Hashable {
   /// Sets one setting; refused (``SettingsError``) when the setting does not accept the value.
   case set(SettingKey, SettingValue)
@@ -17,16 +21,6 @@ public enum SettingsEvent: BlocEvent, Hashable {
   case reset(SettingKey)
   /// Puts every setting back to its default.
   case resetAll
-
-  /// One kind per case; the bloc handles events in the order they arrive, whatever their kind.
-  public enum Kind: Hashable, Sendable { case set, reset, resetAll }
-  public var kind: Kind {
-    switch self {
-    case .set: return .set
-    case .reset: return .reset
-    case .resetAll: return .resetAll
-    }
-  }
 }
 
 extension SettingsEvent: DeclaredEvent {
@@ -78,6 +72,20 @@ extension SettingsEvent: DeclaredEvent {
     default:
       throw EventRefusal(
         .invalidField, "field '\(path)' must be an integer, a string or null, got \(input.sketch)")
+    }
+  }
+}
+
+extension SettingsState {
+  /// Applies an event: set one setting, reset one, or reset all (to `defaults`). The handling
+  /// of every event, in one exhaustive `switch` (the bloc's reducer).
+  public func applying(
+    _ event: SettingsEvent, defaults: SettingsState = .defaults
+  ) throws(SettingsError) -> SettingsState {
+    switch event {
+    case .set(let key, let value): return try setting(key, to: value)
+    case .reset(let key): return resetting(key, to: defaults)
+    case .resetAll: return defaults
     }
   }
 }

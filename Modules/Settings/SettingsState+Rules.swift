@@ -1,22 +1,12 @@
 /// The rules of the settings, as pure functions: each returns a new state or throws a
-/// ``SettingsError`` and changes nothing.
+/// ``SettingsError`` and changes nothing (each event's handling, ``applying(_:defaults:)``, is
+/// beside the events in SettingsEvent.swift).
 ///
 /// ```swift
 /// let fast = try SettingsState.defaults.setting(.searchThrottleMs, to: 0)
 /// try fast.setting(.searchLimit, to: 500)  // throws: searchLimit must be an integer from 1 to 200; got 500
 /// ```
 extension SettingsState {
-  /// Applies an event: set one setting, reset one, or reset all (to `defaults`).
-  public func applying(
-    _ event: SettingsEvent, defaults: SettingsState = .defaults
-  ) throws(SettingsError) -> SettingsState {
-    switch event {
-    case .set(let key, let value): return try setting(key, to: value)
-    case .reset(let key): return resetting(key, to: defaults)
-    case .resetAll: return defaults
-    }
-  }
-
   /// Applies several events in order; stops at the first refusal.
   public func applying(_ events: [SettingsEvent]) throws(SettingsError) -> SettingsState {
     var state = self

@@ -36,6 +36,7 @@ public final class Feature: Sendable {
   private let stored: @Sendable (UInt64, @escaping @Sendable (PersistenceError?) -> Void) -> Void
   private let settle: @Sendable () async -> Void
   private let shutDown: @Sendable () async -> Void
+  let audit: @Sendable () -> [String]
   let watchers: WatchHub
   let monitors: MonitorHub
 
@@ -71,6 +72,7 @@ public final class Feature: Sendable {
     stored = { sequence, body in bloc.whenStored(sequence, body) }
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
+    audit = { [name] in Self.problems(of: name, declaration, bloc) }
     let name = name
     watchers = WatchHub(
       feature: name,

@@ -1,0 +1,66 @@
+/// A bloc whose events are synchronous is one reducer: `state, event → state or error`, with
+/// an exhaustive `switch`, so an event without handling does not compile.
+///
+/// ```swift
+/// enum CounterEvent: BlocEvent, Hashable { case increment, set(Int) }
+///
+/// let counter = Bloc<CounterEvent, Int>(initialState: 0) { count, event in
+///   switch event {
+///   case .increment: count + 1
+///   case .set(let value): value
+///   }
+/// }
+/// counter.add(.increment)  // handled inline, in the caller: done on return
+/// counter.state            // 1
+/// ```
+/// The reducer runs under the bloc's lock (as ``Emitter/update(_:)``'s body does): keep it
+/// quick and pure. A thrown error fails the event and changes nothing. Events are handled one at
+/// a time in the order they are added, and on an idle bloc `add` runs the reducer in the caller
+/// (no task, no thread hop): the path the library optimises for.
+extension Bloc {
+  /// Creates a bloc whose every event is handled by `reduce`.
+  ///
+  /// - Parameters:
+  ///   - reduce: the next state for an event, or the error that refuses it. Read what else it
+  ///     needs (rules, settings) when called, not once at creation.
+  public convenience init<Failure: Error>(
+    initialState: State, clock: any Clock<Duration> = ContinuousClock(),
+    history: HistoryLimit? = nil, persistence: Persistence<State>? = nil, name: String? = nil,
+    reduce: @escaping @Sendable (State, Event) throws(Failure) -> State
+  ) {
+    self.init(
+      initialState: initialState, clock: clock, history: history, persistence: persistence,
+      name: name)
+    self.reduce(reduce)
+  }
+
+  /// Registers a reducer: it handles, in order, every event whose kind has no handler of its
+  /// own (registered with `on(kind)`). A bloc can mix the two: handlers where
+  /// an event needs a transformer or must await, the reducer for the rest.
+  ///
+  /// ```swift
+  /// bloc.on(.search, transformer: .restartable) { event, emit in … }
+  /// bloc.reduce { state, event in try state.applying(event) }
+  /// ```
+  /// Call it at most once, before adding events.
+  public func reduce<Failure: Error>(
+    _ reduce: @escaping @Sendable (State, Event) throws(Failure) -> State
+  ) {
+    let body = Body.sync { event, emit in
+      try emit.update { (state: inout State) throws(Failure) in state = try reduce(state, event) }
+    }
+    let registered = dispatch.withLock { dispatch -> Bool in
+      if dispatch.reducer != nil { return false }
+      dispatch.reducer = Registration(body: body, transformer: .sequential, cancels: [])
+      return true
+    }
+    precondition(registered, "\(name): reduce(_:) was called twice; a bloc has one reducer")
+  }
+
+  /// Whether the bloc has a handler for `event` (its kind's own, or the reducer): what a
+  /// conformance check asks of every declared event, so that a forgotten handler fails a test
+  /// instead of a client's request (``BlocError/unhandledEvent(bloc:event:)``).
+  public func handles(_ event: Event) -> Bool {
+    dispatch.withLock { $0.registration(for: event.kind) != nil }
+  }
+}
