@@ -183,10 +183,13 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   ///
   /// One lock round-trip; no array is built for hooks, listeners or subscribers that nobody
   /// registered (the common case: an unobserved, unpersisted bloc with no waiting subscriber).
+  ///
+  /// After close it throws ``BlocError/emitAfterClose(bloc:)``, reported too unless
+  /// `reportingClose` is false (an emitter's handler that close cancelled: silent).
   @inlinable @discardableResult
   final func apply(
-    recordHistory: Bool = true, announce: (Change<State>) -> Void = { _ in },
-    _ compute: (State) throws -> State
+    recordHistory: Bool = true, reportingClose: Bool = true,
+    announce: (Change<State>) -> Void = { _ in }, _ compute: (State) throws -> State
   ) throws -> UInt64? {
     let attempt = try core.withLock { core -> Attempt in
       if core.isClosed { return .closed }
@@ -205,7 +208,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     let applied: Applied
     switch attempt {
     case .unchanged: return nil
-    case .closed: throw refuseEmitAfterClose()
+    case .closed:
+      throw reportingClose ? refuseEmitAfterClose() : BlocError.emitAfterClose(bloc: name)
     case .applied(let done): applied = done
     }
     let change = applied.change

@@ -6,7 +6,8 @@ public enum BlocError: Error, Equatable, Sendable, CustomStringConvertible {
   case unhandledEvent(bloc: String, event: String)
   /// An event was added after `close()`.
   case addAfterClose(bloc: String, event: String)
-  /// A handler emitted after it had finished or was cancelled; the state was not applied.
+  /// A handler emitted after it had finished (returned or thrown); the state was not applied.
+  /// An emit after the handler was cancelled is dropped silently instead (see ``Emitter``).
   case emitAfterHandlerDone(bloc: String, event: String)
   /// A handler returned while an `emit.forEach` it started was still running: the loop was not
   /// awaited, so its states could never be applied.
@@ -23,7 +24,7 @@ public enum BlocError: Error, Equatable, Sendable, CustomStringConvertible {
       return "\(bloc): cannot add event \(event) after close()"
     case .emitAfterHandlerDone(let bloc, let event):
       return
-        "\(bloc): the handler of \(event) emitted after it finished or was cancelled; the state was dropped (await the work inside the handler, or check emit.isActive)"
+        "\(bloc): the handler of \(event) emitted after it finished; the state was dropped (await the work inside the handler, or check emit.isActive)"
     case .forEachNotAwaited(let bloc, let event):
       return
         "\(bloc): the handler of \(event) returned while its emit.forEach was still running; its states are dropped (write `try await emit.forEach(…)` inside the handler, not in a Task)"

@@ -178,7 +178,7 @@ extension Bloc {
       var tasks: [Task<Void, Never>] = Array(retired.values)
       for var lane in [main] + Array(lanes.values) {
         abandoned += lane.queue.takeAll()
-        lane.current?.emitter.finish()
+        lane.current?.emitter.cancel()
         if let task = lane.runner?.task {
           task.cancel()
           tasks.append(task)
@@ -193,7 +193,7 @@ extension Bloc {
       for timer in timers.values { timer.task.cancel() }
       timers = [:]
       for entry in concurrent.values {
-        entry.emitter.finish()
+        entry.emitter.cancel()
         entry.task.cancel()
         tasks.append(entry.task)
       }

@@ -8,14 +8,22 @@ import Synchronization
 ///   emit(.loaded(try await service.fetch()))
 /// }
 /// ```
-/// Once the handler returns or is cancelled the emitter is done: a later emit is dropped and
-/// reported as ``BlocError/emitAfterHandlerDone(bloc:event:)``.
+/// Once the handler returns or is cancelled the emitter is done, and a later emit is dropped.
+/// What else happens depends on how it ended, as in felangel/bloc:
+/// - **Cancelled** (by ``BlocBase/close()``, by a restartable successor, or by an event whose
+///   registration `cancels:` its kind): the emit is dropped silently. The cancellation already
+///   shows, as the event's ``EventOutcome/cancelled`` outcome; a handler that ignores it and
+///   emits anyway is not an error.
+/// - **Finished** (the handler returned or threw): the emit is a bug, say an emitter kept in a
+///   `Task` the handler did not await. It is dropped and reported to `onError` as
+///   ``BlocError/emitAfterHandlerDone(bloc:event:)``.
 ///
 /// Reading and emitting are `@inlinable` and final, so a handler compiled in another module
 /// reaches the bloc's state through code specialised for its own types.
 public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // atomics and lets only
   // The class is not open; its only subclass (JobEmitter) adds immutable or weak references.
-  @usableFromInline let active = Atomic<Bool>(true)
+  /// ``Phase/active`` until the handler finishes or is cancelled, whichever comes first.
+  @usableFromInline let phase = Atomic<UInt8>(Phase.active)
   @usableFromInline let lastSequence = Atomic<UInt64>(0)
   // How many `forEach` loops are running: one still running when the handler returns was not
   // awaited, a misuse the bloc reports.
@@ -32,7 +40,9 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   @inlinable public final var state: State { owner.state }
 
   /// Whether emits still take effect (false once the handler finished or was cancelled).
-  @inlinable public final var isActive: Bool { active.load(ordering: .acquiring) }
+  @inlinable public final var isActive: Bool {
+    phase.load(ordering: .acquiring) == Phase.active
+  }
 
   /// Emits `state` if the handler is still active and `state` differs from the current one.
   @inlinable public final func callAsFunction(_ state: State) {
@@ -110,19 +120,31 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
     }
   }
 
-  /// Applies the state `compute` derives from the current one; nil when unchanged or refused
-  /// (after close the bloc reports the refused emit itself).
+  /// Applies the state `compute` derives from the current one; nil when unchanged or refused.
+  /// An emit that finds the bloc closed comes from a handler `close()` is cancelling (it
+  /// cancels every running one), so it is dropped silently, like any emit after cancellation.
   @inlinable final func apply(_ compute: (State) -> State) -> UInt64? {
-    try? owner.apply(announce: { self.announce($0) }, compute)
+    try? owner.apply(reportingClose: false, announce: { self.announce($0) }, compute)
   }
 
   /// Tells the bloc's hooks of a change this emitter made, before `onChange`.
   @usableFromInline func announce(_ change: Change<State>) {}
+  /// Reports an emit dropped because the emitter is done; silent when it was cancelled.
   @usableFromInline func reportDropped() {}
   func reportMisusedLoop() {}
   /// Whether a `forEach` loop is still running.
   var isLooping: Bool { loops.load(ordering: .relaxed) > 0 }
-  @inlinable final func finish() { active.store(false, ordering: .releasing) }
+  /// The handler finished (returned or threw): a later emit is reported.
+  @inlinable final func finish() { end(as: Phase.finished) }
+  /// The handler was cancelled: a later emit is dropped silently.
+  @inlinable final func cancel() { end(as: Phase.cancelled) }
+  /// Whether the emitter was cancelled (rather than finished, or still active).
+  final var wasCancelled: Bool { phase.load(ordering: .acquiring) == Phase.cancelled }
+
+  /// The first end wins: a cancelled handler that then returns stays cancelled.
+  @inlinable final func end(as ended: UInt8) {
+    _ = phase.compareExchange(expected: Phase.active, desired: ended, ordering: .releasing)
+  }
   @inlinable final var highestSequence: UInt64 { lastSequence.load(ordering: .relaxed) }
 }
 
@@ -165,7 +187,15 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
   }
 
   override func reportDropped() {
+    if wasCancelled { return }
     bloc.reportError(
       BlocError.emitAfterHandlerDone(bloc: bloc.name, event: String(describing: event)))
   }
+}
+
+/// The phases of an ``Emitter``, as raw values for its atomic.
+@usableFromInline enum Phase {
+  @usableFromInline static let active: UInt8 = 0
+  @usableFromInline static let finished: UInt8 = 1
+  @usableFromInline static let cancelled: UInt8 = 2
 }

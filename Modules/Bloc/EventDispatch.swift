@@ -140,7 +140,7 @@ extension Bloc {
     let key = dispatch.laneKey(of: kind)
     var lane = dispatch.take(key)
     if let current = lane.current, current.job.event.kind == kind {
-      current.emitter.finish()
+      current.emitter.cancel()
       if let runner = lane.runner {
         if let task = runner.task {
           task.cancel()
@@ -169,7 +169,7 @@ extension Bloc {
       admission.concluded.append((pending, .cancelled))
     }
     for entry in dispatch.concurrent.values where entry.kind == kind {
-      entry.emitter.finish()
+      entry.emitter.cancel()
       entry.task.cancel()
     }
   }

@@ -12,26 +12,6 @@ import Testing
     #expect(log.all.contains("error \(BlocError.emitAfterClose(bloc: "CounterCubit"))"))
   }
 
-  @Test func anEmitFromASequentialHandlerCancelledByCloseIsReportedAsDropped() async {
-    let gate = Gate()
-    let bloc = GatedBloc(transformer: .sequential, gates: [1: gate])
-    let log = LogObserver()
-    bloc.addObserver(log)
-    let one = bloc.add(.value(1))
-    await eventually { gate.waiting == 1 }
-    let closing = Task { await bloc.close() }
-    await eventually { bloc.isClosed }
-    gate.open()  // the handler ignores cancellation and emits anyway
-    await closing.value
-    guard case .cancelled = await one.outcome else {
-      Issue.record("expected cancelled, got \(await one.outcome)")
-      return
-    }
-    let dropped = BlocError.emitAfterHandlerDone(bloc: "GatedBloc", event: "value(1)")
-    #expect(log.all.contains("error \(dropped)"), "\(log.all)")
-    #expect(bloc.state == 0)
-  }
-
   @Test func anUnawaitedForEachIsReportedAsMisuse() async {
     let started = Gate()
     let release = Gate()
