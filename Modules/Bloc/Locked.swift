@@ -6,6 +6,9 @@
 
 /// A value behind a `pthread_mutex_t`, in one allocation.
 ///
+/// Package plumbing, not API of the state library (`package` access): the modules of this
+/// package, and features added to it, use it; a user of the `Bloc` product does not see it.
+///
 /// Used instead of `Synchronization.Mutex`, whose futex-based lock ThreadSanitizer cannot see
 /// on Linux (it reports every access under it as a race), so `swift test --sanitize=thread`
 /// stays meaningful. Not recursive: never call back into the same lock from `body`.
@@ -14,16 +17,17 @@
 /// let hits = Locked(0)
 /// hits.withLock { $0 += 1 }
 /// ```
-public struct Locked<Value>: @unchecked Sendable {  // value touched only under the mutex
+// @unchecked: the value is touched only under the mutex.
+@usableFromInline package struct Locked<Value>: @unchecked Sendable {
   @usableFromInline let storage: LockedStorage<Value>
 
-  public init(_ value: Value) {
+  @usableFromInline package init(_ value: Value) {
     storage = LockedStorage.make(value)
   }
 
   /// Runs `body` with exclusive access to the value.
   @inlinable @inline(__always)
-  public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     try storage.withUnsafeMutablePointers { value, mutex in
       pthread_mutex_lock(mutex)
       defer { pthread_mutex_unlock(mutex) }
@@ -33,7 +37,7 @@ public struct Locked<Value>: @unchecked Sendable {  // value touched only under 
 }
 
 /// The value as the header and the mutex as the single element of a managed buffer.
-public final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+@usableFromInline package final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
   static func make(_ value: Value) -> LockedStorage<Value> {
     let buffer = create(minimumCapacity: 1) { _ in value }
     buffer.withUnsafeMutablePointerToElements { mutex in
