@@ -17,7 +17,9 @@ let package = Package(
     .executable(name: "statectl", targets: ["statectl"]),
   ],
   targets: [
-    .target(name: "BlocCore", path: "Modules/Bloc"),
+    // The package's one EINTR retry and one write-all loop (`package` access: not API).
+    .target(name: "SystemCalls", path: "Modules/SystemCalls"),
+    .target(name: "BlocCore", dependencies: ["SystemCalls"], path: "Modules/Bloc"),
     .target(name: "BlocTest", dependencies: ["BlocCore"], path: "Modules/BlocTest"),
 
     // How a feature declares its events and state once (JSON, validation, `describe`).
@@ -30,9 +32,9 @@ let package = Package(
     // new-feature: feature targets go above this line.
 
     // Foundation-free, so `statectl` links it statically and starts fast.
-    .target(name: "Wire", path: "Modules/Wire"),
+    .target(name: "Wire", dependencies: ["SystemCalls"], path: "Modules/Wire"),
     .target(
-      name: "StateServer", dependencies: ["Wire", "BlocCore", "FeatureKit"],
+      name: "StateServer", dependencies: ["Wire", "BlocCore", "FeatureKit", "SystemCalls"],
       path: "Modules/StateServer"),
 
     // The features the daemon serves, composed in one place (Apps/stated/Features/Features.swift
@@ -53,7 +55,9 @@ let package = Package(
     // whole `statectl send` process starts in about a millisecond. Only this
     // executable carries the unsafe flag; the library products stay usable as
     // dependencies.
-    .target(name: "StatectlCore", dependencies: ["Wire"], path: "Apps/statectl/StatectlCore"),
+    .target(
+      name: "StatectlCore", dependencies: ["Wire", "SystemCalls"],
+      path: "Apps/statectl/StatectlCore"),
     .executableTarget(
       name: "statectl", dependencies: ["StatectlCore", "Wire"], path: "Apps/statectl",
       exclude: ["StatectlCore"], sources: ["main.swift"],
@@ -101,6 +105,7 @@ let package = Package(
       name: "DaemonTests",
       dependencies: [
         "Wire", "StateServer", "BlocCore", "FeatureKit", "Counter", "Settings", "AppSearch",
+        "SystemCalls",
       ],
       path: "Tests/DaemonTests"),
     // new-feature: test targets go above this line.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -49,16 +50,7 @@ public struct FileStorage: BlocStorage {
     let temporary = directoryPath + "/." + key + ".json.tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw failure(key, "open \(temporary)") }
-    var ok = data.withUnsafeBytes { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return false }
-        offset += n
-      }
-      return true
-    }
+    var ok = data.withUnsafeBytes { writeAll(fd, $0) }
     ok = ok && (syncPolicy == .deferred || fsync(fd) == 0)
     let saved = errno
     close(fd)

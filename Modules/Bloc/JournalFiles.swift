@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 #if canImport(Glibc)
   import Glibc
@@ -40,17 +41,10 @@ enum JournalFiles {
   static func write(
     _ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String
   ) throws {
-    var done = 0
-    while done < bytes.count {
-      let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
-      if n < 0 && errno == EINTR { continue }
-      if n < 0 { throw failure("cannot write", path) }
-      if n == 0 {
-        errno = EIO
-        throw failure("cannot write", path)
-      }
-      done += n
+    let written = writeAll(bytes) { rest, done in
+      pwrite(fd, rest.baseAddress, rest.count, off_t(offset + done))
     }
+    guard written else { throw failure("cannot write", path) }
   }
 
   static func syncData(_ fd: Int32, path: String) throws {
@@ -122,8 +116,7 @@ enum JournalFiles {
     var done = 0
     try bytes.withUnsafeMutableBytes { buffer in
       while done < size {
-        let n = Glibc.read(fd, buffer.baseAddress! + done, size - done)
-        if n < 0 && errno == EINTR { continue }
+        let n = retryingOnInterrupt { Glibc.read(fd, buffer.baseAddress! + done, size - done) }
         if n < 0 { throw failure("cannot read", path) }
         if n == 0 { break }
         done += n

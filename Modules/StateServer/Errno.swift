@@ -1,19 +1,5 @@
 import Glibc
 
-/// Human-readable text for an errno value, e.g. "Connection refused".
-func errnoDescription(_ code: Int32) -> String {
-  String(cString: strerror(code))
-}
-
-/// Retries a system call while it fails with EINTR.
-@inline(__always)
-func retryingOnInterrupt<Result: BinaryInteger>(_ call: () -> Result) -> Result {
-  while true {
-    let result = call()
-    if result >= 0 || errno != EINTR { return result }
-  }
-}
-
 /// Marks a descriptor non-blocking and close-on-exec (for descriptors we did not create).
 func makeNonBlockingCloseOnExec(_ fd: Int32) -> Bool {
   let flags = fcntl(fd, F_GETFL)

@@ -1,11 +1,14 @@
 import Glibc
+import SystemCalls
 
 extension EventLoop {
   /// Accepts pending clients (a bounded batch per turn, for fairness).
   func acceptConnections() {
     let flags = Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue)
     for _ in 0..<Self.acceptsPerTurn {
-      let fd = LinuxSymbols.accept4(listener.fileDescriptor, nil, nil, flags)
+      let fd = retryingOnInterrupt {
+        LinuxSymbols.accept4(listener.fileDescriptor, nil, nil, flags)
+      }
       if fd >= 0 {
         admit(fd)
         continue
@@ -13,7 +16,7 @@ extension EventLoop {
       switch errno {
       case EAGAIN:
         return
-      case EINTR, ECONNABORTED:
+      case ECONNABORTED:
         continue
       case EMFILE, ENFILE, ENOBUFS, ENOMEM:
         // Level-triggered epoll would spin on the pending client; back off briefly.

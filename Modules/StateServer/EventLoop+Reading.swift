@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 extension EventLoop {
   /// Reacts to one epoll event for a connection.
@@ -29,13 +30,15 @@ extension EventLoop {
   /// One read per readiness event keeps the loop fair between busy connections;
   /// level-triggered epoll reports the socket again if more is pending.
   private func readOnce(_ io: ConnectionIO) {
-    let count = recv(io.fd, readBuffer.baseAddress, readBuffer.count, LinuxSymbols.receiveFlags)
+    let count = retryingOnInterrupt {
+      recv(io.fd, readBuffer.baseAddress, readBuffer.count, LinuxSymbols.receiveFlags)
+    }
     if count > 0 {
       io.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
       deliverFrames(io)
     } else if count == 0 {
       endOfInput(io)
-    } else if errno != EAGAIN, errno != EINTR {
+    } else if errno != EAGAIN {
       closeConnection(io)
     }
   }
@@ -43,7 +46,9 @@ extension EventLoop {
   private func readToEnd(_ io: ConnectionIO) {
     guard !io.readingStopped else { return }
     while io.isOpen, !io.readingStopped {
-      let count = recv(io.fd, readBuffer.baseAddress, readBuffer.count, LinuxSymbols.receiveFlags)
+      let count = retryingOnInterrupt {
+        recv(io.fd, readBuffer.baseAddress, readBuffer.count, LinuxSymbols.receiveFlags)
+      }
       guard count > 0 else { return }
       io.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
       io.readingPaused = false  // replies cannot be written anyway; just run the requests

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 extension EventLoop {
   /// Writes the connection's queued bytes until the queue is empty, the socket is
@@ -39,9 +40,11 @@ extension EventLoop {
         break
       }
       let count = io.out.withUnsafeBytes { bytes in
-        send(
-          io.fd, bytes.baseAddress! + io.written, bytes.count - io.written,
-          LinuxSymbols.sendFlags)
+        retryingOnInterrupt {
+          send(
+            io.fd, bytes.baseAddress! + io.written, bytes.count - io.written,
+            LinuxSymbols.sendFlags)
+        }
       }
       sends += 1
       if count > 0 {
@@ -50,7 +53,7 @@ extension EventLoop {
       } else if errno == EAGAIN {
         io.waitingForWritable = true
         break
-      } else if errno != EINTR {
+      } else {
         closeConnection(io)  // EPIPE, ECONNRESET: the reader is gone
         return
       }

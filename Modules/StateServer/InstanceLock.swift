@@ -1,5 +1,6 @@
 import BlocCore
 import Glibc
+import SystemCalls
 
 /// An exclusive `flock` on a lock file, held (fd open) for the daemon's whole life and released
 /// by the kernel if it crashes: `<socket>.lock` makes one daemon own a socket path,

@@ -1,6 +1,7 @@
 import BlocCore
 import Foundation
 import Glibc
+import SystemCalls
 
 /// The daemon's listening Unix socket plus the instance lock that guards its path.
 ///

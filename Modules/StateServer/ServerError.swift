@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Why the daemon's socket could not be set up. Descriptions are meant for users.
 public enum ServerError: Error, Equatable, CustomStringConvertible {
   /// Another daemon holds the instance lock for this socket path.

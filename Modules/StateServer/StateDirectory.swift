@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Where the daemon keeps persistent state: `$XDG_STATE_HOME/stated`, else
 /// `$HOME/.local/state/stated`, else the account's home from the password database.

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Where `statectl` writes: standard output and standard error.
 public protocol Console: AnyObject {
@@ -31,19 +32,9 @@ public final class StandardConsole: Console {
   public func out(_ text: String) { Self.write(text, to: 1) }
   public func err(_ text: String) { Self.write(text, to: 2) }
 
+  /// EPIPE and the like mean the reader is gone: nothing more to do, so failures are ignored.
   private static func write(_ text: String, to fd: Int32) {
-    var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return  // EPIPE and the like: the reader is gone; nothing more to do.
-        }
-        offset += written
-      }
-    }
+    writeAll(fd, text)
   }
 }
 

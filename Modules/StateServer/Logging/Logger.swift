@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Leveled logging to standard error, one line per message: `<label>: <level>: <message>`, the
 /// label being the program's name unless given.
@@ -87,15 +88,6 @@ public struct Logger: Sendable {
   }
 
   static func writeToStandardError(_ line: String) {
-    var line = line
-    line.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return }
-        offset += written
-      }
-    }
+    writeAll(2, line)
   }
 }

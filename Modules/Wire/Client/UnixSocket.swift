@@ -1,4 +1,5 @@
 import Glibc  // Linux only, like the daemon
+import SystemCalls
 
 /// Blocking system-call wrappers for a Unix stream socket, retrying on EINTR.
 enum UnixSocket {
@@ -42,9 +43,7 @@ enum UnixSocket {
   /// the outcome from SO_ERROR. Returns 0 or -1 with `errno` set.
   private static func finishInterruptedConnect(_ fd: Int32) -> Int32 {
     var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-    while poll(&poller, 1, -1) < 0 {
-      if errno != EINTR { return -1 }
-    }
+    guard retryingOnInterrupt({ poll(&poller, 1, -1) }) >= 0 else { return -1 }
     var failure: Int32 = 0
     var size = socklen_t(MemoryLayout<Int32>.size)
     guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &size) == 0 else { return -1 }
@@ -68,19 +67,10 @@ enum UnixSocket {
 
   /// Writes all of `bytes`, handling partial writes; never raises SIGPIPE.
   static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(ConnectionError) {
-    let failure: ConnectionError? = bytes.withUnsafeBytes { raw in
-      var offset = 0
-      while offset < raw.count {
-        let written = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-        if written < 0 {
-          if errno == EINTR { continue }
-          return ConnectionError.system("send", errno: errno)
-        }
-        offset += written
-      }
-      return nil
+    let sent = bytes.withUnsafeBytes { raw in
+      writeAll(raw) { rest, _ in send(fd, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL)) }
     }
-    if let failure { throw failure }
+    guard sent else { throw ConnectionError.system("send", errno: errno) }
   }
 
   /// Reads at most `buffer.count` bytes; 0 means end of stream.
@@ -89,11 +79,8 @@ enum UnixSocket {
   )
     throws(ConnectionError) -> Int
   {
-    while true {
-      let count = recv(fd, buffer.baseAddress, buffer.count, 0)
-      if count >= 0 { return count }
-      if errno == EINTR { continue }
-      throw ConnectionError.system("recv", errno: errno)
-    }
+    let count = retryingOnInterrupt { recv(fd, buffer.baseAddress, buffer.count, 0) }
+    guard count >= 0 else { throw ConnectionError.system("recv", errno: errno) }
+    return count
   }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// A raw Glibc client socket for tests, with deadline-bounded reads.
 final class TestClient {
@@ -41,17 +42,10 @@ final class TestClient {
 
   /// Writes everything (blocking until the kernel takes it).
   func write(_ bytes: [UInt8]) throws {
-    var offset = 0
-    while offset < bytes.count {
-      let count = bytes.withUnsafeBytes {
-        send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw Failure(description: "send: errno \(errno)")
-      }
-      offset += count
+    let sent = bytes.withUnsafeBytes { raw in
+      writeAll(raw) { rest, _ in send(fd, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL)) }
     }
+    guard sent else { throw Failure(description: "send: errno \(errno)") }
   }
 
   func write(_ text: String) throws {
