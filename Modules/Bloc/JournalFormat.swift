@@ -11,7 +11,8 @@ import Foundation
 /// ```
 ///
 /// A record is valid only when it is complete and its checksum matches: a torn write (a crash
-/// in the middle of an append) or a flipped bit ends the valid part of the file.
+/// in the middle of an append) or a flipped bit ends the valid part of the file. What ended it
+/// is told as found (``Damage``): a length that runs past the end, a checksum mismatch, ….
 enum JournalFormat {
   static let journalMagic: [UInt8] = Array("BLOCJNL".utf8) + [1]
   static let snapshotMagic: [UInt8] = Array("BLOCSNP".utf8) + [1]
@@ -66,17 +67,30 @@ enum JournalFormat {
     let end: Int
   }
 
-  /// Why the valid part of a file ends before its last byte.
+  /// Why the valid part of a file ends before its last byte: what was found, as found.
   enum Damage: Error, Equatable, CustomStringConvertible {
-    case torn(needed: Int, available: Int)
+    /// Fewer bytes than a record header are left.
+    case tornHeader(available: Int)
+    /// The length field asks for more bytes than are left: a torn append, or a damaged length.
+    case pastTheEnd(needed: Int, available: Int)
+    /// The length field asks for more bytes than are left, and the checksum matches the bytes
+    /// that are there: the record is whole, its length field is damaged.
+    case damagedLength(said: Int, matches: Int)
     case badLength(Int)
     case checksumMismatch
     case badKind(UInt8)
 
     var description: String {
       switch self {
-      case .torn(let needed, let available):
-        return "an incomplete record (\(needed) bytes expected, \(available) present): a torn write"
+      case .tornHeader(let available):
+        return "an incomplete record header (\(recordHeaderSize) bytes expected, \(available) "
+          + "present): a torn write"
+      case .pastTheEnd(let needed, let available):
+        return "an incomplete record (\(needed) bytes expected, \(available) present): its "
+          + "length runs past the end of the file; a torn write, or a damaged length field"
+      case .damagedLength(let said, let matches):
+        return "a record whose length field is damaged (it says \(said) bytes, but the "
+          + "checksum matches the \(matches) bytes present)"
       case .badLength(let length): return "an impossible record length \(length)"
       case .checksumMismatch: return "a record whose checksum does not match its bytes"
       case .badKind(let kind): return "a record of unknown kind \(kind)"
@@ -88,13 +102,11 @@ enum JournalFormat {
   static func record(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Result<Record, Damage>? {
     let available = bytes.count - offset
     if available == 0 { return nil }
-    if available < recordHeaderSize {
-      return .failure(.torn(needed: recordHeaderSize, available: available))
-    }
+    if available < recordHeaderSize { return .failure(.tornHeader(available: available)) }
     let length = Int(readUInt32(bytes, at: offset))
     guard length >= 2, length <= maxPayload else { return .failure(.badLength(length)) }
     guard available >= recordHeaderSize + length else {
-      return .failure(.torn(needed: recordHeaderSize + length, available: available))
+      return .failure(pastTheEnd(bytes, at: offset, length: length))
     }
     let payload = offset + recordHeaderSize
     let stored = readUInt32(bytes, at: offset + 4)
@@ -112,6 +124,23 @@ enum JournalFormat {
       Record(
         kind: kind, key: keyStart..<(keyStart + keyLength), value: (keyStart + keyLength)..<end,
         end: end))
+  }
+}
+
+extension JournalFormat {
+  /// A record at `offset` whose `length` runs past the end: a damaged length field when the
+  /// checksum matches the bytes that are there (one checksum, over at most what is left), else
+  /// a torn append or a damaged length, which cannot be told apart.
+  static func pastTheEnd(_ bytes: UnsafeRawBufferPointer, at offset: Int, length: Int) -> Damage {
+    let payload = offset + recordHeaderSize
+    let present = bytes.count - payload
+    if present >= 2,
+      readUInt32(bytes, at: offset + 4)
+        == CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[payload...]))
+    {
+      return .damagedLength(said: length, matches: present)
+    }
+    return .pastTheEnd(needed: recordHeaderSize + length, available: bytes.count - offset)
   }
 }
 
