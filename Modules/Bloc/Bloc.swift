@@ -165,8 +165,11 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   ///
   /// A synchronous handler (one that never awaits) on an idle bloc runs before `add` returns.
   @inlinable @discardableResult
-  public final func add(_ event: Event) -> EventReceipt {
-    let (receipt, inline) = admit(event, inline: .synchronous)
+  public final func add(_ event: Event) -> EventReceipt { add(event, fromHold: false) }
+
+  /// ``add(_:)``, or (`fromHold`) the admission of an event a test harness held.
+  @inlinable final func add(_ event: Event, fromHold: Bool) -> EventReceipt {
+    let (receipt, inline) = admit(event, inline: .synchronous, fromHold: fromHold)
     if let inline, case .sync(let handler) = inline.body {
       let outcome = execute(inline.job, handler: handler, emitter: inline.emitter)
       finishedInline(inline)

@@ -149,6 +149,9 @@ extension Bloc {
     @usableFromInline var settleWaiters: [CheckedContinuation<Bool, Never>] = []
     @usableFromInline var isClosed = false
     @usableFromInline var lastID: UInt64 = 0
+    /// Events added while a test harness holds them (``Bloc/holdEvents()``), in order; nil
+    /// when not holding, as always outside tests.
+    @usableFromInline var held: [Job]?
 
     init() {}
 
@@ -174,7 +177,8 @@ extension Bloc {
     /// Closes the dispatch: returns the tasks to await and the jobs that will never run.
     mutating func shutDown() -> ([Task<Void, Never>], [Job]) {
       isClosed = true
-      var abandoned: [Job] = []
+      var abandoned: [Job] = held ?? []
+      held = nil
       var tasks: [Task<Void, Never>] = Array(retired.values)
       for var lane in [main] + Array(lanes.values) {
         abandoned += lane.queue.takeAll()

@@ -18,10 +18,16 @@ extension Bloc {
   /// An in-order event on an idle bloc starts here under one lock, with nothing queued, and a
   /// sequential one on a busy bloc joins the queue here; every other case goes through the
   /// transformer (``admit(_:_:into:inline:)``).
-  @inlinable final func admit(_ event: Event, inline: Inline) -> (EventReceipt?, Started?) {
-    onEvent(event)
+  ///
+  /// While a test harness holds the bloc's events (``holdEvents()``), an added event waits,
+  /// announced but not admitted; `fromHold` admits one released from there.
+  @inlinable final func admit(
+    _ event: Event, inline: Inline, fromHold: Bool = false
+  ) -> (EventReceipt?, Started?) {
+    if !fromHold { onEvent(event) }
     var receipt: EventReceipt?
     var admission: Admission?
+    var flushHeld = false
     let started = dispatch.withLock { dispatch -> Started? in
       guard !dispatch.isClosed, let registration = dispatch.registration(for: event.kind) else {
         receipt = EventReceipt()
@@ -29,6 +35,17 @@ extension Bloc {
         refused.refused = true
         admission = refused
         return nil
+      }
+      if dispatch.held != nil, !fromHold {
+        // `send` wants its outcome now: it joins the held events, and they all go, in order.
+        flushHeld = inline == .any
+        if !flushHeld || !dispatch.held!.isEmpty {
+          let held = EventReceipt()
+          receipt = held
+          dispatch.held!.append(Job(id: dispatch.nextID(), event: event, receipt: held))
+          return nil
+        }
+        flushHeld = false
       }
       let idle = dispatch.main.runner == nil && dispatch.main.queue.isEmpty
       let runsInline =
@@ -58,6 +75,7 @@ extension Bloc {
       return decided.inline
     }
     if let admission, let receipt { settle(admission, of: event, receipt) }
+    if flushHeld { admitHeld(keepHolding: true) }
     return (receipt, started)
   }
 

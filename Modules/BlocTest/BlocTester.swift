@@ -7,6 +7,17 @@ import Testing
 /// compare every state produced with `expect`, exhaustively (a missing or an extra state fails,
 /// with a diff) → compare reported errors with `errors` (by default none is allowed) → `verify`.
 ///
+/// What `build` does is treated as bloc_test treats it:
+/// - a state emitted synchronously while `build` runs (say, by a cubit's initializer) is not
+///   recorded: it is the starting point, like `seed`;
+/// - an event added while `build` runs (say, by a bloc's initializer) waits, and is handled
+///   after `seed` is applied, so its states are recorded and build on the seed;
+/// - a state from work that `build` started and that lands later, on another task, is recorded,
+///   even if it lands before `build` returns.
+///
+/// A `send` that `build` awaits is handled at once, after the events added before it: `build`
+/// wants its outcome.
+///
 /// ```swift
 /// @Test func increments() async {
 ///   await blocTest(
@@ -47,10 +58,11 @@ public func runBlocTest<B: BlocBase<State>, State: Sendable & Equatable>(
   verify: @Sendable (B) async throws -> Void = { _ in }
 ) async -> BlocTestReport<State> {
   let clock = TestClock()
-  // Every bloc of this state type made during `build` is recorded from its creation, so a
-  // handler that runs before `build` returns is never missed; only the built one's record is
-  // kept.
-  let made = CreatedBlocs<State>()
+  // Every bloc of this state type made during `build` is recorded from its creation, so work
+  // that lands on another task before `build` returns is never missed; only the built one's
+  // record is kept. The states this task emits while building are not recorded, and every
+  // bloc made meanwhile holds its events until `seed` is applied.
+  let made = CreatedBlocs<State>(builder: currentTaskIdentity())
   let bloc: B
   do {
     bloc = try await CreationWatch.$onCreate.withValue({ made.watch($0) }) {
@@ -58,10 +70,13 @@ public func runBlocTest<B: BlocBase<State>, State: Sendable & Equatable>(
     }
   } catch {
     made.stopAll()
+    made.releaseAll()
     return BlocTestReport(states: [], errors: [], failures: ["build threw: \(error)"])
   }
+  made.endBuild()
   let recording = made.keep(bloc)
   if let seed { bloc.seed(seed) }
+  made.releaseAll()
   var failures: [String] = []
   let context = BlocTestContext<B, State>(bloc: bloc, clock: clock)
   do {
@@ -106,8 +121,13 @@ func errorMismatches(expected: [ErrorExpectation], actual: [any Error]) -> [Stri
 /// Collects what the tap sees, from any thread.
 final class Recording<State: Sendable>: Sendable {
   private let log = Locked<([State], [any Error])>(([], []))
+  private let build: BuildWindow?
+
+  /// `build`: the window in which the building task's own changes are not recorded.
+  init(build: BuildWindow? = nil) { self.build = build }
 
   func record(_ tap: Tap<State>) {
+    if case .change = tap, build?.covers() == true { return }
     log.withLock { log in
       switch tap {
       case .change(let change): log.0.append(change.next)
@@ -119,18 +139,52 @@ final class Recording<State: Sendable>: Sendable {
   var recorded: ([State], [any Error]) { log.withLock { $0 } }
 }
 
-/// The blocs created during `build`, each with the tap recording it.
+/// While `build` runs: which task builds. A change that task makes meanwhile is synchronous
+/// with `build`, so it is not recorded; a change from any other task is.
+final class BuildWindow: Sendable {
+  private let builder: Int?
+  private let open = Locked(true)
+
+  init(builder: Int?) { self.builder = builder }
+
+  func close() { open.withLock { $0 = false } }
+
+  /// Whether the change being made now is the building task's own, made while `build` runs.
+  func covers() -> Bool {
+    guard let builder, open.withLock({ $0 }) else { return false }
+    return currentTaskIdentity() == builder
+  }
+}
+
+/// Identifies the current task while it runs (nil outside any task).
+func currentTaskIdentity() -> Int? {
+  withUnsafeCurrentTask { $0?.hashValue }
+}
+
+/// The blocs created during `build`, each with the tap recording it; and every bloc (of any
+/// state type) created meanwhile, whose events wait until ``releaseAll()``.
 final class CreatedBlocs<State: Sendable & Equatable>: Sendable {
   private struct Entry {
     weak var bloc: BlocBase<State>?
     let token: ObserverToken
     let recording: Recording<State>
   }
+  private struct HeldBloc {
+    weak var bloc: (any EventHolding)?
+  }
   private let entries = Locked<[ObjectIdentifier: Entry]>([:])
+  private let held = Locked<[HeldBloc]>([])
+  private let window: BuildWindow
+
+  init(builder: Int?) { window = BuildWindow(builder: builder) }
 
   func watch(_ object: AnyObject) {
+    if let holding = object as? any EventHolding {
+      holding.holdEvents()
+      held.withLock { $0.append(HeldBloc(bloc: holding)) }
+    }
     guard let bloc = object as? BlocBase<State> else { return }
-    let recording = Recording<State>()
+    let recording = Recording<State>(build: window)
     let token = bloc.tap { recording.record($0) }
     entries.withLock {
       $0[ObjectIdentifier(bloc)] = Entry(bloc: bloc, token: token, recording: recording)
@@ -146,6 +200,18 @@ final class CreatedBlocs<State: Sendable & Equatable>: Sendable {
     let recording = Recording<State>()
     bloc.tap { recording.record($0) }
     return recording
+  }
+
+  /// `build` returned: from now on, every change is recorded.
+  func endBuild() { window.close() }
+
+  /// Handles the held events of every bloc made during `build`, in the order they were made.
+  func releaseAll() {
+    let blocs = held.withLock { held in
+      defer { held = [] }
+      return held.compactMap(\.bloc)
+    }
+    for bloc in blocs { bloc.releaseHeldEvents() }
   }
 
   func stopAll() {
