@@ -24,7 +24,7 @@ let package = Package(
 
     // How a feature declares its events and state once (JSON, validation, `describe`).
     .target(name: "FeatureKit", dependencies: ["BlocCore"], path: "Modules/FeatureKit"),
-    // Features: each imports BlocCore and FeatureKit only, never another feature.
+    // Features: each depends on BlocCore and FeatureKit only, never on another feature.
     .target(name: "Settings", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/Settings"),
     .target(name: "Counter", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/Counter"),
     .target(

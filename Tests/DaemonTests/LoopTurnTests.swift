@@ -1,5 +1,5 @@
+import BlocCore
 import StateServer
-import Synchronization
 import Testing
 
 /// The loop tells its delegate where each turn begins and ends, so work gathered over a turn
@@ -47,8 +47,8 @@ struct LoopTurnTests {
 /// Records turns and frames; echoes each frame at once or, with `replyAtTurnEnd`, when the turn
 /// ends.
 private final class TurnDelegate: ConnectionDelegate {
-  let calls = Mutex<[String]>([])
-  private let held = Mutex<[(Connection, [UInt8])]>([])
+  let calls = Locked<[String]>([])
+  private let held = Locked<[(Connection, [UInt8])]>([])
   private let replyAtTurnEnd: Bool
 
   init(replyAtTurnEnd: Bool = false) { self.replyAtTurnEnd = replyAtTurnEnd }

@@ -1,7 +1,7 @@
+import BlocCore
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 (port chosen by the kernel), running on
 /// its own thread, that answers every request the same way and records the
@@ -35,7 +35,7 @@ final class LoopbackHTTPServer: Sendable {
   let port: UInt16
   private let listener: Int32
   private let behavior: Behavior
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let finished = DispatchSemaphore(value: 0)
 
   init(_ behavior: Behavior) throws {
