@@ -10,16 +10,20 @@ import SystemCalls
 /// ```swift
 /// let log = Logger(label: "stated", level: .info)
 /// log.info("listening on \(path)")
-/// log.debug { "event \(event)" }  // built only when debug is on
+/// log.debug("event \(event)")  // the message is built only when debug is on
 /// ```
+///
+/// Levels order by severity, as swift-log's do (`debug < info < warning < error`); a logger
+/// writes its ``level`` and every more severe one.
 public struct Logger: Sendable {
+  /// How severe a message is, least first.
   public enum Level: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
-    case error = 0
-    case warning
+    case debug = 0
     case info
-    case debug
+    case warning
+    case error
 
-    /// Parses `error`, `warning` (or `warn`), `info` or `debug`.
+    /// Parses `debug`, `info`, `warning` (or `warn`) or `error`.
     public init?(name: String) {
       switch name.lowercased() {
       case "error": self = .error
@@ -32,10 +36,10 @@ public struct Logger: Sendable {
 
     public var description: String {
       switch self {
-      case .error: "error"
-      case .warning: "warning"
-      case .info: "info"
       case .debug: "debug"
+      case .info: "info"
+      case .warning: "warning"
+      case .error: "error"
       }
     }
 
@@ -44,7 +48,7 @@ public struct Logger: Sendable {
 
   /// What starts every line: the program's name by default.
   public let label: String
-  /// The most detailed level written.
+  /// The least severe level written: messages of this level and more severe ones are.
   public let level: Level
   private let sink: @Sendable (String) -> Void
 
@@ -70,7 +74,8 @@ public struct Logger: Sendable {
   /// A logger that writes nothing.
   public static let silent = Logger(level: .error, sink: { _ in })
 
-  public func isEnabled(_ level: Level) -> Bool { level <= self.level }
+  /// Whether messages of `level` are written: it is at least as severe as ``level``.
+  public func isEnabled(_ level: Level) -> Bool { level >= self.level }
 
   public func log(_ level: Level, _ message: @autoclosure () -> String) {
     guard isEnabled(level) else { return }
