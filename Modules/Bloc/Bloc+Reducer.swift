@@ -21,6 +21,11 @@ extension Bloc {
   /// Creates a bloc whose every event is handled by `reduce`.
   ///
   /// - Parameters:
+  ///   - initialState: the state before any event (or before the stored one is restored).
+  ///   - clock: drives debounce and throttle; inject a test clock for virtual time.
+  ///   - history: keeps past states for undo and redo; nil (the default) keeps none.
+  ///   - persistence: saves every change and restores the state at creation.
+  ///   - name: for logs and errors; the type's name when nil.
   ///   - reduce: the next state for an event, or the error that refuses it. Read what else it
   ///     needs (rules, settings) when called, not once at creation.
   public convenience init<Failure: Error>(
