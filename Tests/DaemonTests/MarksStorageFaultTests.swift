@@ -39,8 +39,9 @@ import Wire
     let ids = try #require(
       found["state"]?["results"]?.arrayValue?.compactMap { $0["id"]?.int64Value })
     try #require(ids.count >= 8, "\(found)")
-    var marked = [ids[0]]  // the acknowledged marks, ascending
-    #expect(Self.marks(try await client.call(Self.toggle(ids[0]))) == marked)
+    var marked = [ids[0], ids[1]].sorted()  // the acknowledged marks, ascending
+    #expect(Self.marks(try await client.call(Self.toggle(ids[0]))) == [ids[0]])
+    #expect(Self.marks(try await client.call(Self.toggle(ids[1]))) == marked)
 
     StorageFaultTests.fill(state + "/filler")
     // The journal's last page may still take small records: counter increments use it up.
@@ -49,8 +50,8 @@ import Wire
       increments += 1
       try #require(increments < 300, "the full disk refused no increment")
     }
-    // Every mark change is bigger than an increment: each is refused now.
-    for id in ids.dropFirst().prefix(ids.count - 2) {
+    // Every mark change is bigger than an increment: each is refused now, an unmark too.
+    for id in ids.dropFirst(2).prefix(ids.count - 3) + [ids[0]] {
       let reply = try await client.call(Self.toggle(id))
       #expect(reply.errorCode == "storage_failed", "\(reply)")
       #expect(reply.errorMessage.contains("No space left on device"), "\(reply)")
@@ -77,13 +78,13 @@ import Wire
     #expect(after["ok"] == true, "\(after)")
     #expect(Self.marks(after) == (marked + [last]).sorted())
 
-    // The watcher saw only stored marks: none, the first, then both.
+    // The watcher saw only stored marks: none, the first, the first two, then three.
     var pushed: [[Int64]] = []
     while pushed.last != Self.marks(after) {
       let marks = try #require(Self.marks(try await watcher.next()))
       if pushed.last != marks { pushed.append(marks) }
     }
-    #expect(pushed == [[], [ids[0]], (marked + [last]).sorted()], "\(pushed)")
+    #expect(pushed == [[], [ids[0]], marked, (marked + [last]).sorted()], "\(pushed)")
     marked = (marked + [last]).sorted()
 
     // A SIGKILL stores nothing more: after the restart, exactly the acknowledged marks.
