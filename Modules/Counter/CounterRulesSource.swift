@@ -7,7 +7,9 @@
 /// ```swift
 /// struct SettingsRules: CounterRulesSource {
 ///   let settings: SettingsBloc
-///   var rules: CounterRules { CounterRules(step: settings.state.counterStep, …) }
+///   var rules: CounterRules {  // stored settings only: a refused change is never built upon
+///     CounterRules(step: settings.storedSnapshot.state.counterStep, …)
+///   }
 /// }
 /// ```
 public protocol CounterRulesSource: Sendable {

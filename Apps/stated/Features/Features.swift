@@ -12,7 +12,8 @@ import StateServer
 /// search service that answers from memory.
 ///
 /// Settings is a feature like the others; the counter's rules and the search's configuration
-/// are read from it by the adapters below, at the moment each is needed.
+/// are read from it by the adapters below, at the moment each is needed: its stored state,
+/// never a change still being stored (one the disk refuses must not be built upon).
 ///
 /// ```swift
 /// let registry = FeatureRegistry()
@@ -49,19 +50,21 @@ public func liveSearchServices() -> AppSearchServices {
     packages: PackageCatalogService.system, itunes: ITunesSearchService(baseURL: url))
 }
 
-/// The counter's step and bounds, read from the settings at each event.
+/// The counter's step and bounds, read from the stored settings at each event: a settings
+/// change counts once it is stored, so a count is never built on one the storage refuses.
 public struct CounterRulesFromSettings: CounterRulesSource {
   let settings: SettingsBloc
   public init(_ settings: SettingsBloc) { self.settings = settings }
 
   public var rules: CounterRules {
-    let now = settings.state
+    let now = settings.storedSnapshot.state
     return CounterRules(
       step: now.counterStep, minimum: now.counterMinimum, maximum: now.counterMaximum)
   }
 }
 
-/// The search's configuration, read from the settings as each search starts. Offline by
+/// The search's configuration, read from the stored settings as each search starts (so no
+/// search runs, and no result shows, under a setting the storage refused). Offline by
 /// default: `searchBackend` is `packages` (this machine's package catalog) until a client sets
 /// it to `itunes`.
 public struct SearchConfigurationFromSettings: SearchConfigurationSource {
@@ -69,7 +72,7 @@ public struct SearchConfigurationFromSettings: SearchConfigurationSource {
   public init(_ settings: SettingsBloc) { self.settings = settings }
 
   public var configuration: SearchConfiguration {
-    let now = settings.state
+    let now = settings.storedSnapshot.state
     return SearchConfiguration(
       source: now.searchBackend == .itunes ? .itunes : .packages, country: now.searchCountry,
       limit: now.searchLimit, throttle: .milliseconds(now.searchThrottleMs))

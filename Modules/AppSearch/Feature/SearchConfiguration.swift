@@ -33,7 +33,7 @@ public struct SearchConfiguration: Sendable, Hashable {
 /// ```swift
 /// struct SettingsConfiguration: SearchConfigurationSource {
 ///   let settings: SettingsBloc
-///   var configuration: SearchConfiguration { … settings.state.searchLimit … }
+///   var configuration: SearchConfiguration { … settings.storedSnapshot.state.searchLimit … }
 /// }
 /// ```
 public protocol SearchConfigurationSource: Sendable {

@@ -1,0 +1,43 @@
+import BlocCore
+import Counter
+import Settings
+import StatedFeatures
+import Testing
+
+/// Issue 17: the counter's rules and the search's configuration are the stored settings. A
+/// settings change still being stored is not used yet, and one the storage refuses is never
+/// built upon: no count moves by a refused step, no search runs under a refused limit.
+@Suite struct SettingsReadByOthersTests {
+  @Test func aSettingIsUsedOnceStoredAndARefusedOneNever() async {
+    let storage = HeldStorage()
+    let settings = SettingsBloc(storage: storage)
+    let counter = CounterBloc(
+      rules: CounterRulesFromSettings(settings), storage: InMemoryStorage())
+    let search = SearchConfigurationFromSettings(settings)
+
+    let refused = settings.add(.set(.counterStep, 5))
+    let refusedLimit = settings.add(.set(.searchLimit, 3))
+    #expect(storage.waiting == 1, "the first write is held, the second waits behind it")
+    #expect(settings.state.counterStep == 5, "applied, not stored")
+    #expect(await counter.send(.increment).isHandled)
+    #expect(counter.state.count == 1, "the stored step, not the one being stored")
+    #expect(search.configuration.limit == 20, "the stored limit")
+
+    storage.release(refusing: true)
+    #expect(
+      failure(await refused.outcome) == "cannot save state 'settings': No space left on device")
+    #expect(failure(await refusedLimit.outcome) != nil, "built on the refused change: refused too")
+    #expect(settings.state == .defaults)
+    #expect(await counter.send(.increment).isHandled)
+    #expect(counter.state.count == 2, "never built on the refused step")
+    #expect(search.configuration.limit == 20)
+
+    let stored = settings.add(.set(.counterStep, 5))
+    storage.release(refusing: false)
+    #expect(await stored.outcome.isHandled)
+    #expect(await counter.send(.increment).isHandled)
+    #expect(counter.state.count == 7, "a stored step applies to the next event")
+    await counter.close()
+    await settings.close()
+  }
+}
