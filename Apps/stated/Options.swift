@@ -118,6 +118,10 @@ struct Options {
                              may connect. 'statectl socket' prints the path in use.
       --state-dir PATH       Where feature state is stored (one journal for all features).
                              Default: $XDG_STATE_HOME/stated, else ~/.local/state/stated.
+                             A damaged journal end (a crash mid-write) is cut off and kept
+                             as journal.<N>.log.corrupt-1. On a full disk stated starts all
+                             the same: it serves reads and refuses changes (storage_failed)
+                             until there is room to keep those bytes, which stay untouched.
       --sync POLICY          When the state journal is forced to the disk. always (default):
                              every batch of changes is synced before its replies.
                              deferred: each change is still written before its reply (it

@@ -6,7 +6,8 @@ import Foundation
 
 /// Loads a ``JournalStorage`` directory: the newest readable snapshot, then every newer
 /// journal in order. A damaged part (torn tail, flipped byte, garbage) is cut off, kept aside
-/// as `<file>.corrupt-N` and described in ``notes``; it never stops the load.
+/// as `<file>.corrupt-N` and described in ``notes``; it never stops the load. A damaged journal
+/// end that cannot be kept aside (a full disk) is left in place, in ``damagedTails``.
 struct JournalRecovery {
   var values: [String: Data] = [:]
   /// The snapshot the values start from (0: none).
@@ -18,6 +19,8 @@ struct JournalRecovery {
   var bytesSinceSnapshot = 0
   /// What happened, one line each, for the log.
   var notes: [String] = []
+  /// Damaged journal ends that could not be kept aside yet (no room): left in place.
+  var damagedTails: [JournalDamagedTail] = []
 
   static func load(directory: String) throws -> JournalRecovery {
     var recovery = JournalRecovery()
@@ -157,16 +160,22 @@ struct JournalRecovery {
     recordsSinceSnapshot += records
     bytesSinceSnapshot += valid
     if let damage {
-      let aside = JournalFiles.asideName(for: name, in: directory)
-      let cut = Array(bytes[valid...])
-      try JournalFiles.writeAtomically(
-        cut, directory: directory, name: aside, temporary: "." + aside + ".tmp")
-      guard truncate(path, off_t(valid)) == 0 else {
-        throw JournalFiles.failure("cannot cut", path)
+      var tail = JournalDamagedTail(generation: generation, valid: valid)
+      let count = bytes.count - valid
+      do {
+        _ = try tail.setAside(directory: directory)
+        notes.append(
+          "journal \(name): \(damage); kept the \(records) records before it, cut off the last \(count) bytes and kept them aside as \(tail.aside ?? "?")"
+        )
+      } catch {
+        // A full disk, say: the bytes stay where they are, untouched, until the writer can
+        // keep them aside; nothing is appended meanwhile (JournalDamagedTail).
+        damagedTails.append(tail)
+        notes.append(
+          "journal \(name): \(damage); kept the \(records) records before it; cannot keep the last \(count) bytes aside yet (\(error)), so they stay in place, untouched, and every write fails until they can be"
+        )
+        return valid
       }
-      notes.append(
-        "journal \(name): \(damage); kept the \(records) records before it, cut off the last \(cut.count) bytes and kept them aside as \(aside)"
-      )
     }
     // A journal without a whole header is started afresh by the writer.
     return valid < JournalFormat.headerSize ? 0 : valid

@@ -36,7 +36,8 @@ extension JournalStorage {
   /// committed it), between batches.
   func compactIfDue() {
     let due = file.withLock { journal -> (UInt64, [String: Data])? in
-      guard !journal.compacting,
+      // A damaged end still in a journal is not deleted with it.
+      guard !journal.compacting, journal.damagedTails.isEmpty,
         journal.records >= limits.records || journal.length >= limits.bytes
       else { return nil }
       let name = path + "/" + JournalFiles.journalName(journal.generation)

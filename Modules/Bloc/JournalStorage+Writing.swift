@@ -85,6 +85,7 @@ extension JournalStorage {
       do {
         if journal.closed { throw JournalFiles.FileError(description: "the journal is closed") }
         try reopenIfGone(&journal)
+        if !journal.damagedTails.isEmpty { try setAsideDamagedTails(&journal) }
         if journal.needsCut {
           guard ftruncate(journal.fd, off_t(journal.length)) == 0 else {
             throw JournalFiles.failure("cannot cut a failed write from", name)
@@ -131,7 +132,9 @@ extension JournalStorage {
       temporary: JournalFiles.temporarySnapshotName(journal.generation))
     let fd = try JournalFiles.createJournal(directory: path, generation: next)
     JournalFiles.closeFile(journal.fd)
-    journal = OpenJournal(fd: fd, generation: next, length: JournalFormat.headerSize, records: 0)
+    journal = OpenJournal(
+      fd: fd, generation: next, length: JournalFormat.headerSize, records: 0,
+      damagedTails: journal.damagedTails)
     log(
       "the journal file was deleted (state directory removed?); rewrote the stored states into \(path)"
     )

@@ -21,7 +21,9 @@ import Foundation
 /// queue writes every key's newest value to `snapshot.<generation>.bin` (temporary file,
 /// fsync, rename), then deletes the older journal: writes continue meanwhile. Opening loads
 /// the newest snapshot and replays the newer journals; a torn or corrupt tail is cut off, kept
-/// aside as `<file>.corrupt-N` and described in ``recoveryNotes`` (and passed to `log`).
+/// aside as `<file>.corrupt-N` and described in ``recoveryNotes`` (and passed to `log`). When
+/// the disk has no room to keep it aside, the storage opens all the same (reads work) and
+/// leaves the tail in place, untouched; writes fail until it can be kept aside.
 /// A directory that ``FileStorage`` wrote is migrated on first open.
 ///
 /// ```swift
@@ -100,6 +102,9 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     var needsCut = false
     var closed = false
     var batches = 0
+    /// Damaged ends left in place at start (no room to keep them aside): kept aside before
+    /// anything is appended, and until then every batch fails.
+    var damagedTails: [JournalDamagedTail] = []
   }
 
   /// Opens (or creates, mode 0700) `directory` and loads what it holds.
@@ -126,8 +131,11 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     values = Locked(recovery.values)
     var journal = OpenJournal(
       generation: recovery.generation, length: recovery.length ?? 0,
-      records: recovery.recordsSinceSnapshot)
-    if let length = recovery.length, length >= JournalFormat.headerSize {
+      records: recovery.recordsSinceSnapshot, damagedTails: recovery.damagedTails)
+    // A journal whose damaged end is still in it is opened as it is, whatever its length: the
+    // writer keeps that end aside (and writes a header if needed) before appending.
+    let damaged = recovery.damagedTails.contains { $0.generation == recovery.generation }
+    if let length = recovery.length, length >= JournalFormat.headerSize || damaged {
       let name = path + "/" + JournalFiles.journalName(journal.generation)
       journal.fd = open(name, O_RDWR | O_CLOEXEC)
       guard journal.fd >= 0 else { throw JournalFiles.failure("cannot open", name) }
