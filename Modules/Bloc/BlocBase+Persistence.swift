@@ -57,18 +57,19 @@ extension BlocBase {
   }
 
   /// Returns to the last stored state after a failed write, as one more change that in-process
-  /// observers see; every change so far fails. History is cleared: it may hold states that
+  /// observers see; every change so far fails. History is cleared, also when the state is
+  /// back at the stored one already (a refused change, then one back): it may hold states that
   /// were never stored, and undoing into one would store a refused change after all.
   func rollBack(_ error: PersistenceError) {
     guard let persister else { return }
     let (applied, failed) = core.withLock { core -> (Applied?, [StoreWaiter]) in
       let through = core.sequence
       var applied: Applied?
+      core.history?.clear()
       if let stored = core.stored, stored.state != core.state {
         let change = Change(current: core.state, next: stored.state)
         core.state = stored.state
         core.sequence &+= 1
-        core.history?.clear()
         applied = Applied(
           change: change, sequence: core.sequence, woken: takeWaiters(&core, for: stored.state),
           taps: core.taps, listeners: [])

@@ -112,6 +112,31 @@ final class FaultyStorage: BlocStorage {
     #expect(storage.storedCount == 1)
     await cubit.close()
   }
+
+  /// A refused change followed by one back to the stored state: the rollback changes nothing
+  /// that shows, but the history holding the refused state goes all the same (issue 17).
+  @Test func undoCannotBringBackARefusedChangeWhoseStateCameBack() async throws {
+    let storage = FaultyStorage()
+    let cubit = StoredCounterCubit(storage: storage)
+    try cubit.emit(Tally(count: 1))
+    #expect(await cubit.waitUntilStored() == nil)
+    storage.hold()
+    storage.failing = true
+    try cubit.emit(Tally(count: 7))  // its write is held, then refused
+    try cubit.emit(Tally(count: 1))  // back to the stored count, built on the refused 7
+    storage.release()
+    #expect(await cubit.waitUntilStored() != nil)
+    #expect(cubit.state.count == 1)
+    storage.failing = false
+    #expect(!cubit.undo(), "the history that held the refused 7 is gone")
+    try cubit.emit(Tally(count: 2))
+    #expect(await cubit.waitUntilStored() == nil)
+    #expect(cubit.undo(), "back to the stored 1, never to the refused 7")
+    #expect(cubit.state.count == 1)
+    #expect(await cubit.waitUntilStored() == nil)
+    #expect(storage.storedCount == 1)
+    await cubit.close()
+  }
 }
 
 final class StoredCounterCubit: Cubit<Tally>, @unchecked Sendable {
