@@ -82,6 +82,26 @@ import Wire
     #expect(daemon.log.contains("a record whose checksum does not match"), "\(daemon.log)")
   }
 
+  /// A flipped bit in the last record's length field is told as found, not as a torn write.
+  @Test func aFlippedLengthByteIsLoggedAsFound() async throws {
+    let daemon = try await Self.damagedJournal { journal in
+      var bytes = try Data(contentsOf: URL(fileURLWithPath: journal))
+      var last = 8
+      while true {
+        let next = last + 8 + Int(bytes[last]) + Int(bytes[last + 1]) << 8
+        if next >= bytes.count { break }
+        last = next
+      }
+      bytes[last + 1] ^= 0x01  // 256 bytes more than there are
+      try bytes.write(to: URL(fileURLWithPath: journal))
+    }
+    #expect(try await Self.count(daemon) == 4)
+    #expect(
+      daemon.log.contains("a record whose length field is damaged (it says"), "\(daemon.log)")
+    #expect(daemon.log.contains("but the checksum matches the"), "\(daemon.log)")
+    #expect(!daemon.log.contains("torn"), "\(daemon.log)")
+  }
+
   @Test func anEmptyJournalLoadsAndIsLogged() async throws {
     let daemon = try await Self.damagedJournal { journal in
       #expect(truncate(journal, 0) == 0)
