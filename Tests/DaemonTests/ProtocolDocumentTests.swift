@@ -15,6 +15,7 @@ import Wire
 /// - ```` ```python ```` then ```` ```output ````: the snippet runs with `python3` and must print
 ///   exactly the output block.
 /// - ```` ```json ````: illustrations of message shapes; each line must parse as a reply or push.
+/// - ```` ```ndjson ````: an illustrated file (a recording); each line must be a JSON object.
 /// - The features: the document shows the built-in ones (its `features` reply); a daemon with
 ///   more (Scripts/new-feature) must still pass. An array ending in `"…"` matches any further
 ///   elements, and the list of the documented features' names in an expected message stands
@@ -80,6 +81,12 @@ struct ProtocolDocumentTests {
           #expect(throws: Never.self, "line \(block.line): \(line)") {
             try Message(parsing: Array(line.utf8))
           }
+        }
+      case "ndjson":
+        for line in block.lines where !line.isEmpty {
+          #expect(
+            (try? JSON(parsing: line))?.objectValue != nil,
+            "PROTOCOL.md line \(block.line): not a JSON object: \(line)")
         }
       case "sh":
         break  // setup shown to readers (export STATED_SOCKET=…), run implicitly

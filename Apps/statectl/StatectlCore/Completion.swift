@@ -25,9 +25,17 @@ public struct Completion {
   /// Options that take a value, with the command they belong to (nil: every command).
   static let valueOptions: [(name: String, command: CommandName?)] = [
     ("--socket", nil), ("-s", nil), ("--timeout", nil), ("--count", .watch), ("-n", .watch),
-    ("--select", .watch),
+    ("--select", .watch), ("--record", .monitor), ("--last", .history), ("--since", .history),
+    ("--feature", .replay), ("--name", .exportTest), ("-o", .exportTest), ("--output", .exportTest),
   ]
   static let globalOptions = ["--socket", "--json", "--human", "--timeout", "--help", "--version"]
+  /// The options of the time-travel commands, by command.
+  static let timeTravelOptions: [String: [String]] = [
+    CommandName.monitor.rawValue: ["--diff", "--record"],
+    CommandName.history.rawValue: ["--last", "--since"],
+    CommandName.replay.rawValue: ["--feature", "--skip-effects"],
+    CommandName.exportTest.rawValue: ["--feature", "--name", "--output"],
+  ]
 
   public func candidates(_ words: [String]) -> [String] {
     let current = words.last ?? ""
@@ -48,15 +56,21 @@ public struct Completion {
       if !word.hasPrefix("-") { positionals.append(word) }
       index += 1
     }
-    // The value of an option: nothing to offer (the shell completes file names for --socket).
+    // The value of an option: nothing to offer (the shell completes file names for --socket
+    // and the files of the time-travel options), but --feature's features.
     if let previous = before.last, Self.valueOptions.contains(where: { $0.name == previous }) {
-      return []
+      guard previous == "--feature" else { return [] }
+      let socket = SocketPath.resolve(option: socketOption, environment: environment, uid: uid)
+      return Catalog(socket: socket.path, timeout: timeout).features().filter {
+        $0.hasPrefix(current)
+      }
     }
     let command = positionals.first.flatMap(CommandName.init(rawValue:))
     if current.hasPrefix("-") {
       var options = Self.globalOptions
       if command == .watch || command == .monitor { options.append("--count") }
       if command == .watch { options.append("--select") }
+      options += Self.timeTravelOptions[command.map(\.rawValue) ?? ""] ?? []
       return options.filter { $0.hasPrefix(current) }
     }
     // A word holding '=' is a field's value: nothing to offer.
@@ -84,8 +98,11 @@ public struct Completion {
       }
     case .get, .watch, .monitor:
       words = catalog.features().filter { !arguments.contains($0) }
-    case .describe, .undo, .redo:
+    case .describe, .undo, .redo, .history, .goto:
       words = arguments.isEmpty ? catalog.features() : []
+    case .replay, .exportTest:
+      // FILE: the shell completes file names.
+      words = []
     case .help:
       words = arguments.isEmpty ? CommandName.allCases.map(\.rawValue) : []
     case .completions:

@@ -33,9 +33,12 @@ public enum CompletionScript {
       if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]]; then
         compopt -o nospace 2>/dev/null
       fi
+      # File names: the values of --socket, --record and --output, and replay's and
+      # export-test's FILE.
       if [[ ${#COMPREPLY[@]} -eq 0 ]]; then
         local previous=${words[${#words[@]}-2]}
-        if [[ $previous == --socket || $previous == -s ]]; then
+        if [[ $previous == @(--socket|-s|--record|-o|--output) \
+          || " ${words[*]:1} " == *@( replay | export-test )* ]]; then
           compopt -o default 2>/dev/null
         fi
       fi
@@ -56,7 +59,12 @@ public enum CompletionScript {
         [[ -z $candidate ]] && continue
         if [[ $candidate == *= ]]; then fields+=("$candidate"); else plain+=("$candidate"); fi
       done
-      if [[ ${words[CURRENT-1]} == (--socket|-s) ]]; then
+      if [[ ${words[CURRENT-1]} == (--socket|-s|--record|-o|--output) ]]; then
+        _files
+        return
+      fi
+      # replay's and export-test's FILE.
+      if (( ! ${#plain} && ! ${#fields} && ${words[(I)(replay|export-test)]} )); then
         _files
         return
       fi
@@ -80,6 +88,9 @@ public enum CompletionScript {
     end
     complete -c statectl -f -a '(__statectl_complete)'
     complete -c statectl -l socket -s s -r -F -d 'the daemon socket'
+    complete -c statectl -l record -r -F -d 'write the session to this file'
+    complete -c statectl -l output -s o -r -F -d 'write the test to this file'
+    complete -c statectl -n '__fish_seen_subcommand_from replay export-test' -F
 
     """#
 }

@@ -39,6 +39,13 @@ public enum Help {
       describe FEATURE   list a feature's events, their fields, and its state
       undo FEATURE       step a feature's state back
       redo FEATURE       step it forward again
+      history FEATURE    list a feature's recorded changes (--last N, --since SEQ),
+                         each with what changed
+      goto FEATURE SEQ   set a feature to its state right after change SEQ
+      replay FILE        replay a recording (monitor --record) and compare every
+                         outcome and state with it
+      export-test FILE --feature F
+                         write a Swift test (BlocTest) that replays a recording
       ping               check that the daemon answers; print its version
       socket             print the socket path statectl would use
       completions SHELL  print the completion script for bash, zsh or fish
@@ -49,10 +56,8 @@ public enum Help {
                          $XDG_RUNTIME_DIR/stated/stated.sock, else /tmp/stated-<uid>/stated.sock
                          (now: \(socket.path))
       --json             one JSON object per line (the default when stdout is not a
-                         terminal); errors too: one JSON object on stderr,
-                         {"ok":false,"status":N,"error":{"code":...,"message":...}},
-                         and the same exit status N
-      --human            readable text and errors even when stdout is not a terminal
+                         terminal); errors too, as one JSON object on stderr
+      --human            readable text even when stdout is not a terminal
       --timeout SECONDS  wait at most this long to connect and for each reply
                          (default 10; 0 waits forever; watch waits forever for new states)
       -h, --help         show help
@@ -67,7 +72,11 @@ public enum Help {
       statectl watch counter | jq .state.count
       statectl watch counter settings
       statectl watch search --select marks
-      statectl monitor
+      statectl monitor --diff
+      statectl history counter --last 20
+      statectl goto counter 42
+      statectl monitor --record session.ndjson counter settings
+      statectl replay session.ndjson
       source <(statectl completions bash)
 
     Environment:
@@ -147,22 +156,33 @@ public enum Help {
         """
     case .monitor:
       body = """
-        Usage: statectl monitor [FEATURE...] [--count N]
+        Usage: statectl monitor [FEATURE...] [--count N] [--diff] [--record FILE]
 
-        Prints every event the daemon concludes in the given features (all when
-        none is given), as it happens: the feature, the event, its outcome
+        Prints every change and every event the daemon concludes in the given
+        features (all when none is given), as it happens: the feature, what made
+        it (an event, or undo, redo, goto, restore, migration), its outcome
         (handled, dropped, cancelled or failed, with the error) and the state
         before and after it. Runs until interrupted (exit status 0) or, with
         --count N, after N events. Piped or with --json, each event is one line:
-        {"feature": F, "event": {...}, "outcome": "handled", "seq": N,
-         "before": {...}, "after": {...}}.
+        {"feature": F, "cause": "event", "event": {...}, "outcome": "handled",
+         "seq": N, "time": "...", "before": {...}, "after": {...}}.
 
-          -n, --count N  stop after N events
+          -n, --count N    stop after N events
+          --diff           show only what changed, one line per added (+), removed
+                           (-) or changed (~) member with its path, such as
+                           '~ count: 4 → 5' (coloured on a terminal unless NO_COLOR
+                           is set); with --json, each line gets "changes":
+                           [{"path": "count", "op": "changed", "from": 4, "to": 5}]
+          --record FILE    also write the session to FILE: a header with each
+                           feature's description, state and seq, then every event
+                           as received (PROTOCOL.md, "Recording files"). Safe to
+                           stop at any moment; 'statectl replay FILE' replays it
 
         Examples:
           statectl monitor
-          statectl monitor counter settings
+          statectl monitor counter settings --diff
           statectl monitor --json | jq -c 'select(.outcome == "failed")'
+          statectl monitor --record session.ndjson counter settings
         """
     case .features:
       body = """
@@ -208,6 +228,99 @@ public enum Help {
 
         Examples:
           statectl redo counter
+        """
+    case .history:
+      body = """
+        Usage: statectl history FEATURE [--last N | --since SEQ]
+
+        Lists FEATURE's recorded changes, oldest first: each one's seq, time, what
+        made it (the event with its fields, undo, redo, goto SEQ, restore,
+        migration) and what it changed from the state before, one line per added
+        (+), removed (-) or changed (~) member. The daemon keeps at least the last
+        1000 changes of each feature, across restarts; the oldest seq it still
+        retains is printed last. Piped or with --json, each change is one line:
+        {"feature": F, "seq": N, "time": "...", "cause": "event",
+         "event": {...}, "outcome": "handled", "state": {...}}.
+
+          --last N     the last N changes (default 100)
+          --since SEQ  the changes from SEQ on
+
+        Examples:
+          statectl history counter
+          statectl history counter --last 20
+          statectl history counter --since 40 --json | jq -c .state
+        """
+    case .goto:
+      body = """
+        Usage: statectl goto FEATURE SEQ
+
+        Sets FEATURE to its state right after change SEQ (as 'statectl history
+        FEATURE' lists them) and prints it. It is a new change like any other: it
+        gets a new seq, is stored, can be undone, and is shown by watch, monitor
+        and history (as "goto SEQ"). Refused (exit status 1, nothing changes) for a
+        seq the daemon no longer retains or that is yet to come; the message names
+        the seqs retained.
+
+        Examples:
+          statectl goto counter 42
+          statectl history counter --last 5 && statectl goto counter 40
+        """
+    case .replay:
+      body = """
+        Usage: statectl replay FILE [--feature F...] [--skip-effects]
+
+        Replays a recording ('statectl monitor --record FILE') against the daemon:
+        sets each recorded feature to its recorded starting state (a change, cause
+        restore), then sends the recorded changes in order (events as events,
+        undo and redo as undo and redo, goto, restore and migration as a restore
+        of the recorded state) and compares every outcome and resulting state with
+        the recording. Exit status 0 when all match; 1 at the first divergence,
+        with its seq, the event, and the expected and actual outcome and state
+        (what differs, one line each). It changes the daemon's state: replay
+        against a daemon of your own (stated --socket PATH --state-dir DIR).
+
+        Events whose result depends on the outside world (the daemon's describe
+        marks them "effects": true, such as a search of a live catalog) are
+        compared on their outcome and the shape of the state only, and the
+        recorded state is then restored, so what follows compares exactly; with
+        --skip-effects they are not sent at all (their recorded state is
+        restored). Events that were dropped or cancelled when recorded depended on
+        timing, and are not sent. The report lists each of these.
+
+        A file that is not a recording, of another format version, or naming a
+        feature the daemon does not serve is refused before anything is sent
+        (exit status 2, or 1 for the feature). A torn last line (a recording
+        stopped mid-write) is ignored.
+
+          --feature F     replay only feature F (repeatable; default: all recorded)
+          --skip-effects  do not send events whose result depends on the outside world
+
+        Examples:
+          statectl replay session.ndjson
+          statectl replay session.ndjson --feature counter
+          statectl replay session.ndjson --json | jq .ok
+        """
+    case .exportTest:
+      body = """
+        Usage: statectl export-test FILE --feature F [--name NAME] [-o PATH]
+
+        Writes a Swift Testing file that replays feature F of a recording with
+        BlocTest: it seeds the recorded starting state, adds the recorded events
+        (undo and redo as undo and redo, other changes as the recorded state) and
+        expects the recorded states, all decoded through the feature's own
+        declarations, so it needs no other code. Put it in the feature's test
+        target (for this workspace: Tests/FeatureTests/<Feature>/); it compiles and
+        passes there. Needs no daemon.
+
+          --feature F    the recorded feature to test
+          --name NAME    the test suite's type name (default: Recorded<Feature>Session)
+          -o, --output PATH
+                         write to PATH (default: standard output)
+
+        Examples:
+          statectl export-test session.ndjson --feature counter
+          statectl export-test session.ndjson --feature counter \\
+            -o Tests/FeatureTests/Counter/RecordedCounterSessionTests.swift
         """
     case .ping:
       body = """

@@ -2,7 +2,9 @@ import Wire
 
 /// The commands of `statectl`.
 public enum CommandName: String, CaseIterable, Sendable {
-  case send, get, watch, monitor, features, describe, undo, redo, ping, socket, completions, help
+  case send, get, watch, monitor, features, describe, undo, redo, history, goto, replay
+  case exportTest = "export-test"
+  case ping, socket, completions, help
 }
 
 /// The shells `statectl completions` writes a script for.
@@ -53,6 +55,16 @@ public enum Command: Equatable, Sendable {
   case describe(feature: String)
   case undo(feature: String)
   case redo(feature: String)
+  /// A feature's recorded transitions: the last `last`, or those from `since` on (neither: the
+  /// daemon's default, the last 100).
+  case history(feature: String, last: Int?, since: UInt64?)
+  /// Sets a feature to its state right after `seq`, as a new change.
+  case goto(feature: String, seq: UInt64)
+  /// Replays a recording (`monitor --record`) against the daemon and compares every outcome
+  /// and state; `features` limits it to some of the recorded ones (empty: all).
+  case replay(file: String, features: [String], skipEffects: Bool)
+  /// Writes a Swift Testing file that replays one recorded feature with BlocTest.
+  case exportTest(file: String, feature: String, name: String?, output: String?)
   case ping
   /// Prints the socket path that would be used.
   case socket
@@ -92,10 +104,16 @@ public struct CommandLineError: Error, Equatable, Sendable {
 public struct Invocation: Equatable, Sendable {
   public var options: GlobalOptions
   public var command: Command
+  /// `monitor --diff` and `--record FILE` (the other time-travel options are in `command`).
+  public var timeTravel: TimeTravelOptions
 
-  public init(options: GlobalOptions = GlobalOptions(), command: Command) {
+  public init(
+    options: GlobalOptions = GlobalOptions(), command: Command,
+    timeTravel: TimeTravelOptions = TimeTravelOptions()
+  ) {
     self.options = options
     self.command = command
+    self.timeTravel = timeTravel
   }
 
   /// Parses the arguments after the program name.
@@ -116,6 +134,7 @@ public struct Invocation: Equatable, Sendable {
     var wantsVersion = false
     var count: Int?
     var select: String?
+    var timeTravel = TimeTravelOptions()
     var remaining = arguments[...]
     var optionsEnded = false
 
@@ -196,7 +215,9 @@ public struct Invocation: Equatable, Sendable {
         }
         select = path
       default:
-        throw CommandLineError("unknown option '\(argument)'", command: currentCommand())
+        guard try timeTravel.take(name, command: currentCommand(), value: value, flag: flag) else {
+          throw CommandLineError("unknown option '\(argument)'", command: currentCommand())
+        }
       }
     }
 
@@ -228,9 +249,15 @@ public struct Invocation: Equatable, Sendable {
       self.init(options: options, command: .help(name == .help ? nil : name))
       return
     }
+    try timeTravel.check(for: name)
     let arguments = Array(positionals.dropFirst())
-    self.init(
-      options: options, command: try Self.command(name, arguments, count: count, select: select))
+    let command: Command
+    if let timeTravelCommand = try timeTravel.command(name, arguments) {
+      command = timeTravelCommand
+    } else {
+      command = try Self.command(name, arguments, count: count, select: select)
+    }
+    self.init(options: options, command: command, timeTravel: timeTravel)
   }
 
   /// The hidden command the completion scripts run.
@@ -321,6 +348,8 @@ public struct Invocation: Equatable, Sendable {
         throw CommandLineError("unexpected argument '\(arguments[1])'", command: .completions)
       }
       return .completions(shell)
+    case .history, .goto, .replay, .exportTest:
+      preconditionFailure("TimeTravelOptions.command parses '\(name.rawValue)'")
     case .help:
       guard let topic = arguments.first else { return .help(nil) }
       guard arguments.count == 1 else {

@@ -41,9 +41,8 @@ public struct Statectl {
     } catch {
       let helpCommand = error.command.map { "statectl help \($0.rawValue)" } ?? "statectl --help"
       let hint = "Run '\(helpCommand)' for usage."
-      // Errors are JSON where replies would be: the command line could not be parsed, so
-      // look for --json and --human in it.
-      if ErrorReport.isJSON(arguments: arguments, terminal: console.isTerminal) {
+      // --json asks for JSON errors too; the command line could not be parsed, so look for it.
+      if (arguments.prefix { $0 != "--" }).contains("--json") {
         console.err(
           ErrorReport.json(status: .usage, code: "usage", message: error.message, hint: hint))
       } else {
@@ -58,9 +57,12 @@ public struct Statectl {
   public func run(_ invocation: Invocation) -> ExitStatus {
     let options = invocation.options
     let socket = SocketPath.resolve(option: options.socket, environment: environment, uid: uid)
-    let json = options.output == .json || (options.output == .automatic && !console.isTerminal)
     var session = Conversation(
-      console: console, socket: socket, timeout: options.timeout, json: json, jsonErrors: json)
+      console: console, socket: socket, timeout: options.timeout,
+      json: options.output == .json || (options.output == .automatic && !console.isTerminal),
+      jsonErrors: options.output == .json)
+    // Colour only for a person, and never when NO_COLOR is set (no-color.org).
+    session.colour = !session.json && console.isTerminal && environment("NO_COLOR") == nil
     switch invocation.command {
     case .help(let topic):
       console.out((topic.map(Help.command) ?? Help.general(socket: socket)) + "\n")
@@ -84,7 +86,14 @@ public struct Statectl {
     case .watch(let features, let count, let select):
       return session.watch(features: features, count: count, select: select, willWatch: willWatch)
     case .monitor(let features, let count):
-      return session.monitor(features: features, count: count, willWatch: willWatch)
+      return session.monitor(
+        features: features, count: count, timeTravel: invocation.timeTravel, willWatch: willWatch)
+    case .history(let feature, let last, let since):
+      return session.history(feature: feature, last: last, since: since)
+    case .replay(let file, let features, let skipEffects):
+      return session.replay(file: file, features: features, skipEffects: skipEffects)
+    case .exportTest(let file, let feature, let name, let output):
+      return session.exportTest(file: file, feature: feature, name: name, output: output)
     case .get(let features) where features.count > 1:
       return session.get(features: features)
     default:
@@ -108,9 +117,10 @@ struct Conversation {
   let timeout: Duration?
   /// JSON lines instead of readable text.
   let json: Bool
-  /// Errors as one JSON object on stderr (`--json`, or stdout not a terminal without
-  /// `--human`), like replies.
+  /// Errors as one JSON object on stderr (`--json`).
   let jsonErrors: Bool
+  /// ANSI colours in text output (a terminal, NO_COLOR unset).
+  var colour = false
   var nextID: Int64 = 1
 
   init(console: any Console, socket: SocketPath, timeout: Duration?, json: Bool, jsonErrors: Bool) {
@@ -153,8 +163,12 @@ struct Conversation {
     case .describe(let feature): return (Request.Op.describe, ["feature": .string(feature)])
     case .undo(let feature): return (Request.Op.undo, ["feature": .string(feature)])
     case .redo(let feature): return (Request.Op.redo, ["feature": .string(feature)])
+    case .goto(let feature, let seq):
+      return ("goto", ["feature": .string(feature), "seq": .integer(Int64(clamping: seq))])
+    case .history(let feature, let last, let since):
+      return (historyOp, historyFields(feature: feature, last: last, since: since))
     case .features: return (Request.Op.features, [:])
-    case .ping, .help, .version, .socket, .completions, .complete, .manPage:
+    case .ping, .help, .version, .socket, .completions, .complete, .manPage, .replay, .exportTest:
       return (Request.Op.ping, [:])
     }
   }
@@ -216,7 +230,7 @@ struct Conversation {
       status: status, message: Diagnostics.refused(error, op: op, fields: fields), refusal: error)
   }
 
-  /// Prints the failure on stderr (as JSON where replies are JSON) and returns its status.
+  /// Prints the failure on stderr (as JSON with `--json`) and returns its status.
   func report(_ error: any Error) -> ExitStatus {
     let failure =
       error as? Failure ?? Failure(status: .connectionFailed, message: "statectl: \(error)")
@@ -232,7 +246,7 @@ struct Conversation {
     }
     var lines: [String] = []
     switch command {
-    case .send, .undo, .redo, .get:
+    case .send, .undo, .redo, .get, .goto:
       if let outcome = reply.fields["outcome"]?.stringValue, outcome != "handled" {
         lines.append("outcome: \(outcome)")
       }
@@ -262,7 +276,8 @@ struct Conversation {
           "statectl: warning: statectl speaks protocol \(ProtocolInfo.version), the daemon "
             + (version.map { "speaks \($0)" } ?? "did not say which it speaks") + "\n")
       }
-    case .watch, .monitor, .help, .version, .socket, .completions, .complete, .manPage:
+    case .watch, .monitor, .help, .version, .socket, .completions, .complete, .manPage, .history,
+      .replay, .exportTest:
       break
     }
     console.out(lines.joined(separator: "\n") + "\n")

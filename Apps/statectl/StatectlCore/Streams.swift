@@ -82,8 +82,12 @@ extension Conversation {
   }
 
   /// Prints every event the daemon concludes in `features` (all when empty) until `count`
-  /// events were printed or the process is interrupted.
-  mutating func monitor(features: [String], count: Int?, willWatch: () -> Void) -> ExitStatus {
+  /// events were printed or the process is interrupted. `--diff` prints each event's changes
+  /// one per line; `--record FILE` also writes the session to FILE (``MonitorRecorder``).
+  mutating func monitor(
+    features: [String], count: Int?, timeTravel: TimeTravelOptions = TimeTravelOptions(),
+    willWatch: () -> Void
+  ) -> ExitStatus {
     do {
       let connection = try connect(timeout: nil)
       defer { connection.close() }
@@ -91,12 +95,25 @@ extension Conversation {
       let (op, fields) = Self.request(for: .monitor(features: features, count: count))
       let id = try sendAll(connection, op: op, [fields])[0]
       _ = try awaitReply(connection, id: id, op: op, fields: fields) { _ in }
+      var recorder: MonitorRecorder?
+      var pending: [(line: [UInt8], push: JSONObject)] = []
+      if let path = timeTravel.record {
+        (recorder, pending) = try startRecording(
+          to: path, features: features, connection: connection)
+      }
       var printed = 0
       while count.map({ printed < $0 }) ?? true {
-        guard let message = try nextObject(connection) else {
-          throw Failure(
-            status: .connectionFailed,
-            message: "statectl: the daemon closed the connection; monitor ended")
+        let line: [UInt8]
+        let message: JSONObject
+        if !pending.isEmpty {
+          (line, message) = pending.removeFirst()
+        } else {
+          guard let next = try nextMessage(connection) else {
+            throw Failure(
+              status: .connectionFailed,
+              message: "statectl: the daemon closed the connection; monitor ended")
+          }
+          (line, message) = next
         }
         guard message["push"]?.stringValue == MonitorFormat.pushKind else { continue }
         if !features.isEmpty,
@@ -104,7 +121,9 @@ extension Conversation {
         {
           continue
         }
-        console.out(MonitorFormat.line(message, json: json) + "\n")
+        try recorder?.write(line)
+        console.out(
+          MonitorFormat.line(message, json: json, diff: timeTravel.diff, colour: colour) + "\n")
         printed += 1
       }
       return .success
@@ -137,6 +156,13 @@ extension Conversation {
 
   /// The next message as a JSON object; nil when the daemon closed the connection.
   func nextObject(_ connection: WireConnection) throws(Failure) -> JSONObject? {
+    try nextMessage(connection)?.object
+  }
+
+  /// The next message, as read and as a JSON object; nil when the daemon closed the connection.
+  func nextMessage(
+    _ connection: WireConnection
+  ) throws(Failure) -> (line: [UInt8], object: JSONObject)? {
     let line: [UInt8]?
     do {
       line = try connection.readLine()
@@ -152,7 +178,7 @@ extension Conversation {
           + String(decoding: line.prefix(200), as: UTF8.self)
           + "\nhint: does the daemon speak protocol v\(ProtocolInfo.version)? try: statectl ping")
     }
-    return object
+    return (line, object)
   }
 
   /// Reads until the reply to `id`, passing pushes that come first to `push`. A failed reply

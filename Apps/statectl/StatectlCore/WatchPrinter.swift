@@ -98,31 +98,43 @@ enum MonitorFormat {
   /// The push kind the daemon sends for a concluded event.
   static let pushKind = "event"
 
-  /// JSON: the push without its `"push"` member. Text:
-  /// `[5] counter increment: handled; count: 4 → 5`.
-  static func line(_ push: JSONObject, json: Bool) -> String {
+  /// JSON: the push without its `"push"` member (with `diff`, plus `"changes"`, as
+  /// ``StateDiff/json(_:)`` writes them). Text: `[5] counter increment: handled; count: 4 → 5`,
+  /// or with `diff` the changes below, one per line (coloured when `colour`). A change not made
+  /// by an event is named by its cause: `[6] counter undo: handled; count: 5 → 4`.
+  static func line(
+    _ push: JSONObject, json: Bool, diff: Bool = false, colour: Bool = false
+  )
+    -> String
+  {
+    let before = push["before"]
+    let after = push["after"]
     if json {
       var line = push
       line["push"] = nil
+      if diff, let before, let after {
+        line["changes"] = StateDiff.json(StateDiff.changes(from: before, to: after))
+      }
       return JSON.object(line).serializedString()
     }
     let feature = push["feature"]?.stringValue ?? "?"
-    var event = push["event"]?.objectValue ?? [:]
-    let type = event["type"].map(HumanFormat.scalarOrCompact) ?? "?"
-    event["type"] = nil
-    let arguments = event.isEmpty ? "" : " (" + HumanFormat.inline(.object(event)) + ")"
+    let label = TransitionFormat.label(push)
     let outcome = push["outcome"].map(HumanFormat.scalarOrCompact) ?? "?"
     // A reader too slow for the daemon's buffer is told how many events it did not get.
     let missed = push["missed"]?.intValue.map { "(\($0) events missed) " } ?? ""
     var text =
-      missed + (push["seq"]?.intValue.map { "[\($0)] " } ?? "") + "\(feature) \(type)\(arguments): "
+      missed + (push["seq"]?.intValue.map { "[\($0)] " } ?? "") + "\(feature) \(label): "
     text += outcome
     if let error = push["error"] {
       let code = error["code"]?.stringValue ?? "error"
       text += " (\(code): \(error["message"]?.stringValue ?? ""))"
     }
-    let before = push["before"]
-    let after = push["after"]
+    if diff, let before, let after {
+      let changes = StateDiff.changes(from: before, to: after)
+      if changes.isEmpty { return text + "; unchanged" }
+      return ([text] + StateDiff.lines(of: changes, colour: colour).map { "  " + $0 })
+        .joined(separator: "\n")
+    }
     if let after {
       if let before, before != after {
         text += "; " + change(from: before, to: after)
