@@ -9,6 +9,11 @@ Standard library only. Use it from the shell:
     stated_client.py send settings set key=searchBackend value=itunes
     stated_client.py socket
     stated_client.py get counter
+    stated_client.py get settings --select counterStep
+    stated_client.py info
+    stated_client.py call '{"op":"get","feature":"counter"}'
+    printf '%s\n' '{"op":"ping"}' '{"op":"features"}' | stated_client.py call -
+    echo '{"type":"set","value":3}' | stated_client.py send counter -
     stated_client.py watch counter --count 3
     stated_client.py monitor counter settings --count 5
     stated_client.py history counter --last 20
@@ -31,8 +36,10 @@ Event fields follow statectl's (and httpie's) convention: `field=text` sends the
 
 Exit status, the same as statectl's: 0 success, 1 the daemon refused the request, 2 bad
 command line, 3 the daemon is unreachable (no socket, nobody listening, permission denied),
-4 connected but no valid answer (closed, timed out, not protocol v1). With --json an error is
-one JSON object on stderr: {"ok": false, "status": N, "error": {"code": ..., "message": ...}}.
+4 connected but no valid answer (closed, timed out, not protocol v1). Output is JSON, written
+as statectl writes it in a pipe (`get` prints {"state":...,"seq":N}). When stdout is not a
+terminal, or with --json, an error is one JSON object on stderr:
+{"ok":false,"status":N,"error":{"code":...,"message":...}} (--human: text).
 """
 
 import argparse
@@ -130,9 +137,48 @@ class Client:
     def describe(self, feature):
         return self.request("describe", feature=feature)
 
-    def get(self, feature):
-        """The reply to get: {"state": ..., "seq": N, ...}."""
-        return self.request("get", feature=feature)
+    def get(self, feature, select=None):
+        """The reply to get: {"state": ..., "seq": N, ...}; with `select` (a member path such
+        as "counterStep"), {"select": ..., "value": ..., "seq": N} instead."""
+        if select is None:
+            return self.request("get", feature=feature)
+        return self.request("get", feature=feature, select=select)
+
+    def info(self):
+        """The daemon's state: server, clients, stats, features, persistence."""
+        return self.request("info")
+
+    def call(self, request):
+        """Sends one raw request (a dict, sent as it is: give it an "id" to have it echoed)
+        and returns the reply, whether "ok" is true or false."""
+        self.sock.sendall(compact(request).encode() + b"\n")
+        return self._next_reply()
+
+    def call_lines(self, lines, window=64):
+        """Sends raw request lines (bytes, without newlines; blank ones are skipped, as the
+        daemon ignores them) pipelined, `window` at a time, and yields each reply in order."""
+        batch = []
+        for line in lines:
+            if line.strip(b" \t\r"):
+                batch.append(line)
+            if len(batch) == window:
+                yield from self._pipeline(batch)
+                batch = []
+        yield from self._pipeline(batch)
+
+    def _pipeline(self, batch):
+        if batch:
+            self.sock.sendall(b"".join(line + b"\n" for line in batch))
+        for _ in batch:
+            yield self._next_reply()
+
+    def _next_reply(self):
+        while True:
+            message = self._read_message()
+            if "push" in message:
+                self.pending_pushes.append(message)
+                continue
+            return message
 
     def send(self, feature, event):
         """Sends an event (a dict with "type"); returns the reply once the outcome is known."""
@@ -225,58 +271,107 @@ def parse_field(argument):
             f"invalid JSON in '{argument}': {error} (for text use {name}={text})") from None
 
 
+def compact(value):
+    """JSON as statectl and the daemon write it: one line, no spaces."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 class Failure(Exception):
     """Ends the command with `status`; `code` is the daemon's error code, or one of
     usage / unreachable / connection_failed."""
 
-    def __init__(self, status, code, message):
+    def __init__(self, status, code, message, hint=None):
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.hint = hint
+
+
+def errors_as_json(argv):
+    """Errors are JSON where output is: --json or --human (the last one given) decides, else
+    whether stdout is a terminal (as statectl decides)."""
+    chosen = [a for a in argv if a in ("--json", "--human")]
+    if chosen:
+        return chosen[-1] == "--json"
+    return not sys.stdout.isatty()
 
 
 def report(failure, as_json):
     if as_json:
-        print(json.dumps({"ok": False, "status": failure.status,
-                          "error": {"code": failure.code, "message": failure.message}},
-                         separators=(",", ":")), file=sys.stderr)
+        error = {"code": failure.code, "message": failure.message}
+        if failure.hint:
+            error["hint"] = failure.hint
+        print(compact({"ok": False, "status": failure.status, "error": error}), file=sys.stderr)
     else:
         print(f"stated_client.py: {failure.message}", file=sys.stderr)
+        if failure.hint:
+            print(f"hint: {failure.hint}", file=sys.stderr)
     return failure.status
 
 
+def typed_field_hint(code, message, event):
+    """`value=50` sends the string "50": when a field refused as invalid holds text that is
+    itself JSON other than a string, say how to send the JSON value (as statectl does)."""
+    if code != "invalid_field" or not isinstance(event, dict):
+        return None
+    for name, value in event.items():
+        if name == "type" or not isinstance(value, str) or f"'event.{name}'" not in message:
+            continue
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            continue
+        if not isinstance(parsed, str):
+            return (f"{name}={value} sends the string \"{value}\"; to send it as JSON, "
+                    f"write {name}:={value}")
+    return None
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """Usage errors exit 2 as argparse's do, and are JSON with --json."""
+    """Usage errors exit 2 as argparse's do, and are JSON where errors are."""
 
     def error(self, message):
-        if "--json" in sys.argv[1:]:
-            sys.exit(report(Failure(EXIT_USAGE, "usage", message), True))
-        super().error(message)
+        sys.exit(report(Failure(EXIT_USAGE, "usage", message,
+                                f"Run '{self.prog} --help' for usage."),
+                        errors_as_json(sys.argv[1:])))
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     parser = ArgumentParser(
         prog="stated_client.py", description="Talk to the stated daemon (protocol v1).")
     parser.add_argument("--socket", default=default_socket_path(),
                         help="socket path (default: $STATED_SOCKET, else the daemon's: "
                              "%(default)s)")
     parser.add_argument("--json", action="store_true",
-                        help="errors as one JSON object on stderr")
+                        help="errors as one JSON object on stderr (the default when stdout "
+                             "is not a terminal)")
+    parser.add_argument("--human", action="store_true",
+                        help="errors as text even when stdout is not a terminal")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds to wait for a reply (default: 30; watch waits forever)")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("ping", help="daemon and protocol version")
     commands.add_parser("features", help="the features served")
     commands.add_parser("socket", help="print the socket path that would be used")
-    for name, text in [("get", "print the state"), ("describe", "events and state shape"),
+    commands.add_parser("info", help="the daemon's state: uptime, clients, counts, journal")
+    for name, text in [("describe", "events and state shape"),
                        ("undo", "undo the last change"), ("redo", "redo the last undo")]:
         commands.add_parser(name, help=text).add_argument("feature")
+    get = commands.add_parser("get", help='print {"state":...,"seq":N}')
+    get.add_argument("feature")
+    get.add_argument("--select", metavar="PATH",
+                     help='only the part of the state at PATH: {"select":...,"value":...}')
     send = commands.add_parser("send", help="send an event and print the resulting state")
     send.add_argument("feature")
-    send.add_argument("type", help="the event type, e.g. increment")
+    send.add_argument("type", help="the event type, e.g. increment; - reads the whole event "
+                                   "as JSON from stdin")
     send.add_argument("fields", nargs="*", type=parse_field, metavar="field=text|field:=json",
                       help="event fields: field=text sends a string, field:=json a JSON value")
+    call = commands.add_parser("call", help="send one raw JSON request (or - : NDJSON from "
+                                            "stdin) and print the replies")
+    call.add_argument("request", help="a JSON request object, or - for request lines on stdin")
     watch = commands.add_parser("watch", help="print the state, then every change (JSON lines)")
     watch.add_argument("feature")
     watch.add_argument("--count", type=int, default=0,
@@ -298,70 +393,118 @@ def main(argv=None):
     goto.add_argument("feature")
     goto.add_argument("seq", type=sequence)
     args = parser.parse_args(argv)
+    as_json = errors_as_json(argv)
     if args.command == "socket":
         print(args.socket)
         return 0
     try:
         return run(args)
     except Failure as failure:
-        return report(failure, args.json)
+        return report(failure, as_json)
+
+
+def start_hint(path):
+    """How to start the daemon where this client looks."""
+    if path == default_socket_path({k: v for k, v in os.environ.items()
+                                    if k != "STATED_SOCKET"}):
+        return "is stated running? start it with: stated"
+    return f"is stated running? start it with: stated --socket {path}"
+
+
+def read_event(args):
+    """The event of `send`: from stdin as JSON with `-`, else TYPE and its fields."""
+    if args.type != "-":
+        event = {"type": args.type}
+        event.update(dict(args.fields))
+        return event
+    if args.fields:
+        raise Failure(EXIT_USAGE, "usage", "send FEATURE - takes no fields: the event comes "
+                      "from stdin")
+    text = sys.stdin.read()
+    try:
+        event = json.loads(text)
+    except ValueError as error:
+        raise Failure(EXIT_USAGE, "usage", f"stdin is not a JSON event: {error}") from None
+    if not isinstance(event, dict):
+        raise Failure(EXIT_USAGE, "usage", 'stdin must hold one JSON object, the event, '
+                      'e.g. {"type":"increment"}')
+    return event
 
 
 def run(args):
+    event = read_event(args) if args.command == "send" else None
+    request = None
+    if args.command == "call" and args.request != "-":
+        try:
+            request = json.loads(args.request)
+        except ValueError as error:
+            raise Failure(EXIT_USAGE, "usage", f"the request is not JSON: {error}") from None
+        if not isinstance(request, dict):
+            raise Failure(EXIT_USAGE, "usage", "the request must be a JSON object such as "
+                          '{"op":"ping"}')
     try:
         streams = args.command in ("watch", "monitor")
         client = Client(args.socket, timeout=None if streams else args.timeout)
     except OSError as error:
         raise Failure(EXIT_UNREACHABLE, "unreachable",
                       f"daemon unreachable: cannot connect to {args.socket}: "
-                      f"{error.strerror or error} (is stated running? start it with: stated)"
-                      ) from None
+                      f"{error.strerror or error}", start_hint(args.socket)) from None
     with client:
         try:
             if args.command == "send":
-                event = {"type": args.type}
-                event.update(dict(args.fields))
                 reply = client.send(args.feature, event)
-                print(json.dumps({"outcome": reply["outcome"], "state": reply["state"],
-                                  "seq": reply["seq"]}))
+                print(compact({"outcome": reply["outcome"], "state": reply["state"],
+                               "seq": reply["seq"]}))
+            elif args.command == "call":
+                replies = ([client.call(request)] if request is not None
+                           else client.call_lines(sys.stdin.buffer.read().split(b"\n")))
+                refused = False
+                for reply in replies:
+                    print(compact(reply), flush=True)
+                    refused = refused or not reply.get("ok")
+                return EXIT_REFUSED if refused else 0
             elif args.command == "watch":
                 for count, push in enumerate(client.watch(args.feature), start=1):
-                    print(json.dumps({"seq": push["seq"], "state": push["state"]}), flush=True)
+                    print(compact({"seq": push["seq"], "state": push["state"]}), flush=True)
                     if args.count and count >= args.count:
                         break
             elif args.command == "monitor":
                 features = args.features or None
                 for count, push in enumerate(client.monitor(features), start=1):
                     push.pop("push", None)
-                    print(json.dumps(push), flush=True)
+                    print(compact(push), flush=True)
                     if args.count and count >= args.count:
                         break
             elif args.command == "history":
                 reply = client.history(args.feature, last=args.last, since=args.since)
                 for transition in reply["transitions"]:
-                    print(json.dumps({"feature": args.feature, **transition}))
+                    print(compact({"feature": args.feature, **transition}))
             elif args.command == "goto":
                 reply = client.goto(args.feature, args.seq)
                 reply.pop("id", None)
                 reply.pop("ok", None)
-                print(json.dumps(reply))
-            elif args.command == "get":
-                print(json.dumps(client.get(args.feature)["state"]))
+                print(compact(reply))
+            elif args.command in ("get", "info", "describe", "undo", "redo"):
+                if args.command == "get":
+                    reply = client.get(args.feature, args.select)
+                elif args.command == "info":
+                    reply = client.info()
+                else:
+                    reply = client.request(args.command, feature=args.feature)
+                reply.pop("id", None)
+                reply.pop("ok", None)
+                print(compact(reply))
             elif args.command == "features":
                 for feature in client.features():
                     print(f"{feature['name']}\t{feature['summary']}")
-            elif args.command in ("describe", "undo", "redo"):
-                reply = client.request(args.command, feature=args.feature)
-                reply.pop("id", None)
-                reply.pop("ok", None)
-                print(json.dumps(reply))
             else:
                 reply = client.ping()
                 print(f"stated {reply['daemon']}, protocol {reply['protocol']}")
         except StatedError as error:
             # A daemon that does not serve this user is unreachable for it, as in statectl.
             status = EXIT_UNREACHABLE if error.code == "permission_denied" else EXIT_REFUSED
-            raise Failure(status, error.code, f"{error.code}: {error.message}") from None
+            hint = typed_field_hint(error.code, error.message, event)
+            raise Failure(status, error.code, f"{error.code}: {error.message}", hint) from None
         except (ConnectionError, OSError, ValueError) as error:
             raise Failure(EXIT_CONNECTION_FAILED, "connection_failed", str(error)) from None
     return 0

@@ -135,7 +135,10 @@ registerFeatures(in: registry, storage: storage, logger: logger)
 
 let dispatcher = RequestDispatcher(
   registry: registry, version: daemonVersion, maxFrameBytes: options.maxFrameBytes,
-  batching: storage, logger: logger)
+  batching: storage,
+  details: DaemonDetails(
+    socketPath: listener.path, stateDirectory: stateDirectory, storage: storage),
+  logger: logger)
 let server = Server(
   configuration: configuration, delegate: dispatcher, drain: { await dispatcher.drain() })
 // Installed before serving, so a signal sent as soon as requests are answered is not lost.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// README says every lock in the workspace is `Locked`: ThreadSanitizer, which CI runs the
+/// LIBRARY.md says every lock in the workspace is `Locked`: ThreadSanitizer, which CI runs the
 /// whole suite under, cannot see the toolchain's futex-based `Synchronization.Mutex`.
 @Suite struct LockPolicyTests {
   @Test func everyLockIsLocked() throws {

@@ -83,7 +83,7 @@ import Wire
     let nothing = try await statectl(["redo", "counter", "--human"] + socket)
     #expect(nothing.status == 0)
     #expect(nothing.standardOutput == "nothing to redo; the state is unchanged:\ncount: 4\n")
-    let refused = try await statectl(["undo", "settings"] + socket)
+    let refused = try await statectl(["undo", "settings", "--human"] + socket)
     #expect(refused.status == 1)
     #expect(refused.standardOutput == "")
     #expect(refused.standardError.hasPrefix("statectl: not_supported: "))
@@ -138,7 +138,7 @@ import Wire
 
   @Test func refusalsExitOneWithTheDaemonsMessage() async throws {
     let daemon = try await StatedProcess()
-    let socket = ["--socket", daemon.socketPath]
+    let socket = ["--socket", daemon.socketPath, "--human"]
     let unknownFeature = try await statectl(["get", "countr"] + socket)
     #expect(unknownFeature.status == 1)
     #expect(unknownFeature.standardOutput == "")
@@ -164,7 +164,7 @@ import Wire
 
   @Test func usageErrorsExitTwoWithoutTouchingTheDaemon() async throws {
     let badJSON = try await statectl([
-      "send", "counter", "set", "value:=[1,", "--socket", "/nonexistent",
+      "send", "counter", "set", "value:=[1,", "--socket", "/nonexistent", "--human",
     ])
     #expect(badJSON.status == 2)
     #expect(badJSON.standardError.hasPrefix("statectl: invalid JSON in 'value:=[1,'"))
@@ -230,7 +230,8 @@ import Wire
     // Opened up, the daemon itself refuses the foreign uid (SO_PEERCRED).
     chmod(daemon.directory, 0o755)
     chmod(daemon.socketPath, 0o666)
-    let refused = try await statectl(["ping", "--socket", daemon.socketPath], prefix: asNobody)
+    let refused = try await statectl(
+      ["ping", "--socket", daemon.socketPath, "--human"], prefix: asNobody)
     #expect(refused.status == 3)
     #expect(refused.standardError.hasPrefix("statectl: permission_denied: "))
     #expect(refused.standardError.contains("run statectl as that user"))

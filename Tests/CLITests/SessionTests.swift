@@ -66,7 +66,7 @@ import Wire
       Reply.failure(
         id: request.id, WireError(.unknownFeature, "unknown feature 'countr'; features: counter"))
     }
-    let result = runStatectl(["get", "countr", "--socket", daemon.path])
+    let result = runStatectl(["get", "countr", "--socket", daemon.path], terminal: true)
     daemon.finish()
     #expect(result.status == .refused)
     #expect(result.standardOutput == "")
@@ -80,7 +80,7 @@ import Wire
     let daemon = FakeDaemon { request in
       Reply.failure(id: request.id, WireError(.eventFailed, "boom"))
     }
-    let result = runStatectl(["send", "counter", "explode", "--socket", daemon.path])
+    let result = runStatectl(["send", "counter", "explode", "--socket", daemon.path, "--human"])
     daemon.finish()
     #expect(result.status == .refused)
     #expect(result.standardError == "statectl: event_failed: boom\n")
@@ -153,7 +153,7 @@ import Wire
 
   @Test func connectionClosedBeforeTheReplyExitsFour() {
     let daemon = FakeDaemon { _ in nil }
-    let result = runStatectl(["get", "counter", "--socket", daemon.path])
+    let result = runStatectl(["get", "counter", "--socket", daemon.path, "--human"])
     daemon.finish()
     #expect(result.status == .connectionFailed)
     #expect(result.standardError.hasPrefix("statectl: connection closed before the reply"))
@@ -170,7 +170,8 @@ import Wire
 
   @Test func silentDaemonTimesOut() {
     let daemon = FakeDaemon { _ in [] }
-    let result = runStatectl(["get", "counter", "--timeout", "0.2", "--socket", daemon.path])
+    let result = runStatectl(
+      ["get", "counter", "--timeout", "0.2", "--socket", daemon.path], terminal: true)
     daemon.finish()
     #expect(result.status == .connectionFailed)
     #expect(
@@ -185,14 +186,15 @@ import Wire
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let path = directory.path + "/stated.sock"
-    let result = runStatectl(["send", "counter", "increment", "--socket", path])
+    let result = runStatectl(["send", "counter", "increment", "--socket", path], terminal: true)
     #expect(result.status == .unreachable)
     #expect(result.standardOutput == "")
+    // The hint starts the daemon on the socket statectl looks at.
     #expect(
       result.standardError == """
         statectl: daemon unreachable: cannot connect to \(path): no such socket file
         hint: no daemon socket at \(path) (from --socket);
-          is stated running? start it with: stated  (or: swift run stated)
+          is stated running? start it with: stated --socket \(path)  (or: swift run stated --socket \(path))
 
         """)
   }
@@ -222,7 +224,7 @@ import Wire
   @Test func notASocket() {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
-    let result = runStatectl(["get", "counter", "--socket", directory.path])
+    let result = runStatectl(["get", "counter", "--socket", directory.path, "--human"])
     #expect(result.status == .unreachable)
     #expect(
       result.standardError.hasPrefix(
@@ -251,14 +253,14 @@ import Wire
 /// Usage errors and help never touch the socket.
 @Suite struct UsageTests {
   @Test func usageErrorExitsTwoAndPointsToHelp() {
-    let result = runStatectl(["send", "counter", "set", "value:=nope"])
+    let result = runStatectl(["send", "counter", "set", "value:=nope"], terminal: true)
     #expect(result.status == .usage)
     #expect(result.standardOutput == "")
     #expect(
       result.standardError.hasPrefix("statectl: invalid JSON in 'value:=nope': "))
     #expect(result.standardError.hasSuffix("\nRun 'statectl help send' for usage.\n"))
     #expect(
-      runStatectl([]).standardError
+      runStatectl([], terminal: true).standardError
         == "statectl: missing command\nRun 'statectl --help' for usage.\n")
   }
 

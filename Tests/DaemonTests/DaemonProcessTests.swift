@@ -179,9 +179,15 @@ struct DaemonProcessTests {
     #expect(permissions(of: verbose.socketPath) == 0o600)
     let client = try verbose.client()
     _ = try await client.call(#"{"op":"send","feature":"counter","event":{"type":"increment"}}"#)
-    #expect(await eventually { verbose.log.contains("debug: CounterBloc: increment handled") })
+    // Events and states in the protocol's words.
+    #expect(
+      await eventually {
+        verbose.log.contains(#"debug: CounterBloc: {"type":"increment"} handled"#)
+      }
+    )
     #expect(verbose.log.contains("debug: client 1 connected"))
-    #expect(verbose.log.contains("debug: CounterBloc: event increment"))
+    #expect(verbose.log.contains(#"debug: CounterBloc: event {"type":"increment"}"#))
+    #expect(verbose.log.contains(#"debug: CounterBloc: state {"count":1}"#))
 
     let quiet = try await DaemonProcess(arguments: ["--log-level=warning"])
     let other = try quiet.client()

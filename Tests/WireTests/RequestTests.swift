@@ -143,8 +143,9 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
   }
 
   @Test func opNames() {
-    #expect(Request.Op.all.count == 11)
-    #expect(Set(Request.Op.all).count == 11)
+    #expect(Request.Op.all.count == 12)
+    #expect(Set(Request.Op.all).count == 12)
+    #expect(Request.Op.all.contains("info"))
     #expect(Request.Op.all.contains("unwatch"))
     #expect(Request.Op.all.contains("monitor"))
   }

@@ -7,8 +7,33 @@ public enum Diagnostics {
   /// StateServer defines it; Wire's `ErrorCode` does not (yet).
   static let permissionDenied: ErrorCode = "permission_denied"
 
-  /// How to start the daemon.
-  public static let startHint = "is stated running? start it with: stated  (or: swift run stated)"
+  /// How to start the daemon on `socket`: the default path needs no option; a path from
+  /// --socket or $STATED_SOCKET is passed on, so that the daemon listens where statectl looks.
+  public static func startHint(_ socket: SocketPath) -> String {
+    let option: String
+    switch socket.source {
+    case .option, .environment: option = " --socket " + shellQuoted(socket.path)
+    case .runtimeDirectory, .temporaryFallback: option = ""
+    }
+    return "is stated running? start it with: stated\(option)  (or: swift run stated\(option))"
+  }
+
+  /// `text` as one shell word: as it is when it holds only safe characters, else in single
+  /// quotes.
+  static func shellQuoted(_ text: String) -> String {
+    let safe = text.utf8.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"):
+        true
+      default: "/._-+:@%,=".utf8.contains(byte)
+      }
+    }
+    if safe && !text.isEmpty { return text }
+    return "'"
+      + text.split(separator: "'", omittingEmptySubsequences: false).joined(
+        separator: #"'\''"#) + "'"
+  }
 
   /// Cannot connect: what happened at which path, why that path, and what to do.
   public static func unreachable(_ error: ConnectionError, socket: SocketPath) -> String {
@@ -16,7 +41,7 @@ public enum Diagnostics {
     let hint: String
     switch error.kind {
     case .socketMissing:
-      hint = "no daemon socket at \(path) (\(socket.origin));\n  \(startHint)"
+      hint = "no daemon socket at \(path) (\(socket.origin));\n  \(startHint(socket))"
     case .connectionRefused where !isSocket(path):
       return """
         statectl: daemon unreachable: cannot connect to \(path): not a socket
@@ -25,7 +50,7 @@ public enum Diagnostics {
     case .connectionRefused:
       hint =
         "\(path) is a stale socket: nobody listens on it (the daemon stopped or crashed);\n  "
-        + startHint + " -- it replaces the stale socket"
+        + startHint(socket) + " -- it replaces the stale socket"
     case .permissionDenied:
       hint =
         "permission denied on \(path) or a directory above it; the daemon's socket is\n"
@@ -35,7 +60,7 @@ public enum Diagnostics {
     case .timedOut:
       hint = "the daemon did not accept the connection in time; is it stuck?"
     default:
-      hint = startHint
+      hint = startHint(socket)
     }
     return "statectl: daemon unreachable: \(error.message)\nhint: \(hint)"
   }
@@ -61,8 +86,13 @@ public enum Diagnostics {
     switch error.code {
     case .unknownFeature:
       text += "\nhint: list the features with: statectl features"
+    case .invalidField where op == Request.Op.send:
+      if let hint = TypedFieldHint.hint(for: error, event: fields["event"]?.objectValue) {
+        text += "\nhint: " + hint
+      } else {
+        text += "\nhint: list its events and their fields with: statectl describe \(feature)"
+      }
     case .unknownEvent,
-      .invalidField where op == Request.Op.send,
       .missingField where op == Request.Op.send:
       text += "\nhint: list its events and their fields with: statectl describe \(feature)"
     case permissionDenied:

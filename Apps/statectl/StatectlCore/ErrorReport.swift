@@ -1,7 +1,8 @@
 import Wire
 
-/// Errors as one JSON object on stderr, for `--json`: scripts read the same codes the daemon
-/// sends, and a code of statectl's own when the daemon never answered.
+/// Errors as one JSON object on stderr wherever replies are JSON (`--json`, or stdout not a
+/// terminal without `--human`): scripts read the same codes the daemon sends, and a code of
+/// statectl's own when the daemon never answered. The exit status is the same either way.
 ///
 /// ```
 /// {"ok":false,"status":1,"error":{"code":"unknown_feature","message":"no feature 'x'","hint":"list the features with: statectl features"}}
@@ -12,6 +13,16 @@ import Wire
 /// `usage` (2), `unreachable` (3) or `connection_failed` (4).
 /// `Scripts/stated_client.py --json` writes the same shape.
 enum ErrorReport {
+  /// Whether a command line that could not be parsed gets its error as JSON: `--json` or
+  /// `--human` (the last one given, before `--`) decides, else whether stdout is a terminal.
+  static func isJSON(arguments: [String], terminal: Bool) -> Bool {
+    let options = arguments.prefix { $0 != "--" }
+    guard let last = options.last(where: { $0 == "--json" || $0 == "--human" }) else {
+      return !terminal
+    }
+    return last == "--json"
+  }
+
   /// The code for a failure the daemon did not name.
   static func code(for status: ExitStatus) -> String {
     switch status {

@@ -56,8 +56,10 @@ public enum Help {
                          $XDG_RUNTIME_DIR/stated/stated.sock, else /tmp/stated-<uid>/stated.sock
                          (now: \(socket.path))
       --json             one JSON object per line (the default when stdout is not a
-                         terminal); errors too, as one JSON object on stderr
-      --human            readable text even when stdout is not a terminal
+                         terminal); errors too: one JSON object on stderr,
+                         {"ok":false,"status":N,"error":{"code":...,"message":...}},
+                         and the same exit status N
+      --human            readable text and errors even when stdout is not a terminal
       --timeout SECONDS  wait at most this long to connect and for each reply
                          (default 10; 0 waits forever; watch waits forever for new states)
       -h, --help         show help

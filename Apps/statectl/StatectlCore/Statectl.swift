@@ -41,8 +41,9 @@ public struct Statectl {
     } catch {
       let helpCommand = error.command.map { "statectl help \($0.rawValue)" } ?? "statectl --help"
       let hint = "Run '\(helpCommand)' for usage."
-      // --json asks for JSON errors too; the command line could not be parsed, so look for it.
-      if (arguments.prefix { $0 != "--" }).contains("--json") {
+      // Errors are JSON where replies would be: the command line could not be parsed, so
+      // look for --json and --human in it.
+      if ErrorReport.isJSON(arguments: arguments, terminal: console.isTerminal) {
         console.err(
           ErrorReport.json(status: .usage, code: "usage", message: error.message, hint: hint))
       } else {
@@ -57,10 +58,9 @@ public struct Statectl {
   public func run(_ invocation: Invocation) -> ExitStatus {
     let options = invocation.options
     let socket = SocketPath.resolve(option: options.socket, environment: environment, uid: uid)
+    let json = options.output == .json || (options.output == .automatic && !console.isTerminal)
     var session = Conversation(
-      console: console, socket: socket, timeout: options.timeout,
-      json: options.output == .json || (options.output == .automatic && !console.isTerminal),
-      jsonErrors: options.output == .json)
+      console: console, socket: socket, timeout: options.timeout, json: json, jsonErrors: json)
     // Colour only for a person, and never when NO_COLOR is set (no-color.org).
     session.colour = !session.json && console.isTerminal && environment("NO_COLOR") == nil
     switch invocation.command {
@@ -117,7 +117,8 @@ struct Conversation {
   let timeout: Duration?
   /// JSON lines instead of readable text.
   let json: Bool
-  /// Errors as one JSON object on stderr (`--json`).
+  /// Errors as one JSON object on stderr (`--json`, or stdout not a terminal without
+  /// `--human`), like replies.
   let jsonErrors: Bool
   /// ANSI colours in text output (a terminal, NO_COLOR unset).
   var colour = false
@@ -230,7 +231,7 @@ struct Conversation {
       status: status, message: Diagnostics.refused(error, op: op, fields: fields), refusal: error)
   }
 
-  /// Prints the failure on stderr (as JSON with `--json`) and returns its status.
+  /// Prints the failure on stderr (as JSON where replies are JSON) and returns its status.
   func report(_ error: any Error) -> ExitStatus {
     let failure =
       error as? Failure ?? Failure(status: .connectionFailed, message: "statectl: \(error)")

@@ -38,6 +38,38 @@ extension RequestDispatcher {
     }
   }
 
+  /// The reply to `get` with `select`: the part of the state at the path, like a `watch`'s.
+  static func selectedReply(
+    id: RequestID?, _ feature: Feature, _ selection: StateSelection
+  ) -> [UInt8] {
+    let snapshot: StateSnapshot
+    do {
+      snapshot = try feature.storedSnapshot()
+    } catch {
+      return encodingFailure(id: id, feature, error)
+    }
+    let state = snapshot.parsed()
+    guard selection.isPresent(in: state) else {
+      return ReplyWriter.failure(id: id, absentMember(selection, feature, state))
+    }
+    var reply = ReplyWriter(id: id, ok: true)
+    reply.integer("seq", Int64(clamping: snapshot.sequence))
+    reply.string("select", selection.text)
+    reply.json("value", selection.value(in: state))
+    return reply.finish()
+  }
+
+  /// The error for a select path whose first member is not a member of the state.
+  static func absentMember(
+    _ selection: StateSelection, _ feature: Feature, _ state: JSON
+  ) -> WireError {
+    let members = state.objectValue?.keys.joined(separator: ", ") ?? ""
+    return WireError(
+      .invalidField,
+      "field 'select': the state of '\(feature.name)' has no member "
+        + "'\(selection.members[0].prefix(64))'; members: \(members)")
+  }
+
   /// The reply to a `send`, written into `buffer`'s storage.
   static func outcomeReply(
     id: RequestID?, _ feature: Feature, _ outcome: EventOutcome,

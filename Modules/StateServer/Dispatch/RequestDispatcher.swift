@@ -21,6 +21,10 @@ public final class RequestDispatcher: ConnectionDelegate {
   let logger: Logger
   private let sessions = Locked<[UInt64: ClientSession]>([:])
   private let tracker = IdleTracker()
+  /// What `info` reports beyond the dispatcher's own counts.
+  public let details: DaemonDetails
+  /// Requests and event outcomes since the start, for `info`.
+  let statistics = DaemonStatistics()
 
   /// The transport's frame limit, quoted in `frame_too_large` messages.
   public let maxFrameBytes: Int
@@ -41,6 +45,7 @@ public final class RequestDispatcher: ConnectionDelegate {
   /// - Parameter largeFrameQueue: where large frames are parsed and run; by default a serial
   ///   queue of the dispatcher's own, so they never crowd the machine. (Tests pass a suspended
   ///   queue to hold a large frame in flight.)
+  /// - Parameter details: the socket, state directory and journal, for `info`.
   /// - Parameter batching: the storage the features' blocs share, when it batches writes: the
   ///   changes of every request read in one loop turn are then stored in one write (and under
   ///   `--sync always` one sync) before the turn's replies are sent: on the loop thread, or,
@@ -50,8 +55,9 @@ public final class RequestDispatcher: ConnectionDelegate {
     registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
     largeFrameBytes: Int = 64 << 10, largeFrameQueue: DispatchQueue? = nil,
     monitorBacklogBytes: Int = 4 << 20, batching: (any WriteBatching)? = nil,
-    logger: Logger = .silent
+    details: DaemonDetails = DaemonDetails(), logger: Logger = .silent
   ) {
+    self.details = details
     largeFrames = largeFrameQueue ?? DispatchQueue(label: "state-server.large-frames")
     self.batching = batching
     self.registry = registry
@@ -108,9 +114,11 @@ public final class RequestDispatcher: ConnectionDelegate {
   private func process(_ frame: [UInt8], _ session: ClientSession) {
     let connection = session.connection
     let request: Request
+    statistics.countRequest()
     do {
       request = try Request(parsing: frame)
     } catch {
+      statistics.countRefusal(op: nil)
       logger.debug("client \(connection.id): \(error.error)")
       session.respond(error.reply)
       return
@@ -118,6 +126,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     do {
       try handle(request, session)
     } catch {
+      statistics.countRefusal(op: request.op)
       logger.debug("client \(connection.id): \(request.op): \(error)")
       session.respond(ReplyWriter.failure(id: request.id, error))
     }
@@ -175,7 +184,11 @@ public final class RequestDispatcher: ConnectionDelegate {
       try send(request, session)
     case Request.Op.get:
       let feature = try feature(of: request)
-      session.respond { self.stateReply(id: id, feature) }
+      if let selection = try selection(of: request) {
+        session.respond { Self.selectedReply(id: id, feature, selection) }
+      } else {
+        session.respond { self.stateReply(id: id, feature) }
+      }
     case Request.Op.watch:
       let feature = try feature(of: request)
       let selection = try selection(of: request)
@@ -207,6 +220,8 @@ public final class RequestDispatcher: ConnectionDelegate {
       session.respond(Self.describeReply(id: id, feature))
     case Request.Op.undo, Request.Op.redo:
       try undoOrRedo(request, session)
+    case Request.Op.info:
+      session.respond { self.infoReply(id: id) }
     case Request.Op.ping:
       var reply = ReplyWriter(id: id, ok: true)
       reply.string("daemon", version)
@@ -228,8 +243,10 @@ public final class RequestDispatcher: ConnectionDelegate {
       logger.debug("client \(session.connection.id): send \(feature.name) \(payload.json)")
     }
     let id = request.id
+    let statistics = statistics
     session.respond(after: receipt) { outcome, buffer in
-      Self.outcomeReply(id: id, feature, outcome, reusing: consume buffer)
+      statistics.count(outcome)
+      return Self.outcomeReply(id: id, feature, outcome, reusing: consume buffer)
     }
   }
 
@@ -280,13 +297,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     if let selection {
       let state = snapshot.parsed()
       guard selection.isPresent(in: state) else {
-        let members = state.objectValue?.keys.joined(separator: ", ") ?? ""
-        return ReplyWriter.failure(
-          id: id,
-          WireError(
-            .invalidField,
-            "field 'select': the state of '\(feature.name)' has no member "
-              + "'\(selection.members[0].prefix(64))'; members: \(members)"))
+        return ReplyWriter.failure(id: id, Self.absentMember(selection, feature, state))
       }
       selected = selection.value(in: state)
       reply.integer("seq", Int64(clamping: snapshot.sequence))

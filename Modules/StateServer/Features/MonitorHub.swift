@@ -75,6 +75,9 @@ final class MonitorHub: Sendable {
   /// How many connections monitor this feature.
   var monitorCount: Int { state.withLock { $0.monitors.count } }
 
+  /// The connections that monitor this feature.
+  var connectionIDs: Set<UInt64> { state.withLock { Set($0.monitors.keys) } }
+
   /// Ends every monitor (the bloc is closing).
   func stop() {
     let token = state.withLock { state -> ObserverToken? in

@@ -105,6 +105,9 @@ final class WatchHub: Sendable {
   /// How many connections watch this feature.
   var watcherCount: Int { state.withLock { $0.watchers.count } }
 
+  /// The connections that watch this feature.
+  var connectionIDs: Set<UInt64> { state.withLock { Set($0.watchers.keys) } }
+
   /// Ends every watch (the bloc is closing).
   func stop() {
     let token = state.withLock { state -> ObserverToken? in

@@ -43,9 +43,11 @@ public struct Request: Hashable, Sendable {
     public static let ping = "ping"
     public static let monitor = "monitor"
     public static let unmonitor = "unmonitor"
+    /// The daemon's state: version, uptime, clients, counts, features, journal.
+    public static let info = "info"
     /// All of the above.
     public static let all = [
-      send, get, watch, unwatch, features, describe, undo, redo, ping, monitor, unmonitor,
+      send, get, watch, unwatch, features, describe, undo, redo, ping, monitor, unmonitor, info,
     ]
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// FEATURES.md's Swift blocks are compiled code, as README's are (ReadmeTourTests): each
+/// FEATURES.md's Swift blocks are compiled code, as LIBRARY.md's are (LibraryTourTests): each
 /// paragraph of a block (its lines up to a blank line or an elided `// …` line) appears, line
 /// for line, in a Swift file of Modules/ or Apps/, or in FeaturesTour.swift. Comments and
 /// indentation are not compared, so a block may annotate its lines and leave parts out.

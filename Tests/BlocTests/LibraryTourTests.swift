@@ -1,23 +1,24 @@
 import Foundation
 import Testing
 
-/// README.md's Swift blocks must each appear verbatim in ReadmeTour.swift, which compiles.
-@Suite struct ReadmeTourTests {
-  @Test func everyReadmeSwiftBlockIsCompiledCode() throws {
+/// LIBRARY.md's Swift blocks must each appear verbatim in LibraryTour.swift, which compiles.
+@Suite struct LibraryTourTests {
+  @Test func everyLibrarySwiftBlockIsCompiledCode() throws {
     let here = URL(fileURLWithPath: #filePath)
     let root = here.deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let document = try String(
+      contentsOf: root.appendingPathComponent("LIBRARY.md"), encoding: .utf8)
     let tour = try String(
-      contentsOf: here.deletingLastPathComponent().appendingPathComponent("ReadmeTour.swift"),
+      contentsOf: here.deletingLastPathComponent().appendingPathComponent("LibraryTour.swift"),
       encoding: .utf8)
     let compiled = Set(taggedRegions(tour).map(normalized))
-    let blocks = fencedSwiftBlocks(readme)
-    #expect(blocks.count >= 4, "the README tour should show a cubit, a bloc, usage and a test")
+    let blocks = fencedSwiftBlocks(document)
+    #expect(blocks.count >= 4, "the tour should show a cubit, a bloc, usage and a test")
     for block in blocks {
       #expect(
         compiled.contains(normalized(block)),
-        "README block not found in ReadmeTour.swift:\n\(block)")
+        "LIBRARY.md block not found in LibraryTour.swift:\n\(block)")
     }
   }
 

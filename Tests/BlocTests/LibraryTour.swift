@@ -1,5 +1,5 @@
-// The API tour of README.md, compiled. ReadmeTourTests checks that every Swift block of the
-// tour appears here verbatim, so the README cannot drift from code that builds.
+// The API tour of LIBRARY.md, compiled. LibraryTourTests checks that every Swift block of the
+// tour appears here verbatim, so LIBRARY.md cannot drift from code that builds.
 import BlocCore
 import BlocTest
 import Testing

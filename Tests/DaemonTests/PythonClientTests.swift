@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+import Testing
+import Wire
+
+/// Scripts/stated_client.py at parity with statectl: `get` prints the state and its seq,
+/// `info`, `call` (one request, or NDJSON from stdin), `send FEATURE -`, `get --select`, and
+/// errors as JSON where output is, against a real daemon.
+@Suite(.serialized) struct PythonClientTests {
+  static let script = ProtocolDocumentTests.packageRoot.appendingPathComponent(
+    "Scripts/stated_client.py"
+  ).path
+
+  /// Runs the client with stdout and stderr apart; `input` is its stdin.
+  func python(
+    _ arguments: [String], socket: String, input: String? = nil
+  ) async throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", Self.script, "--socket", socket] + arguments
+    let output = Pipe()
+    let error = Pipe()
+    let stdin = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+    try process.run()
+    if let input {
+      stdin.fileHandleForWriting.write(Data(input.utf8))
+      try stdin.fileHandleForWriting.close()
+    }
+    return await offThePool {
+      let out = output.fileHandleForReading.readDataToEndOfFile()
+      let err = error.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      return (
+        process.terminationStatus, String(decoding: out, as: UTF8.self),
+        String(decoding: err, as: UTF8.self)
+      )
+    }
+  }
+
+  @Test func infoCallSendFromStdinAndSelect() async throws {
+    let daemon = try await DaemonProcess()
+    let socket = daemon.socketPath
+
+    let sent = try await python(
+      ["send", "counter", "-"], socket: socket, input: #"{"type":"set","value":7}"#)
+    #expect(sent.status == 0, "\(sent.err)")
+    #expect(sent.out == #"{"outcome":"handled","state":{"count":7},"seq":1}"# + "\n")
+    let notAnEvent = try await python(["send", "counter", "-"], socket: socket, input: "[1]")
+    #expect(notAnEvent.status == 2)
+    #expect(try JSON(parsing: notAnEvent.err)["error"]?["code"] == "usage")
+
+    let selected = try await python(["get", "settings", "--select", "counterStep"], socket: socket)
+    #expect(selected.out == #"{"seq":0,"select":"counterStep","value":1}"# + "\n")
+
+    let info = try await python(["info"], socket: socket)
+    #expect(info.status == 0, "\(info.err)")
+    let reply = try JSON(parsing: info.out)
+    #expect(reply["server"]?["pid"]?.intValue == Int(daemon.pid))
+    #expect(reply["server"]?["socket"]?.stringValue == socket)
+    #expect(reply["stats"]?["events"]?["handled"] == 1)
+    #expect(reply["features"]?[0]?["seq"] == 1)
+
+    let one = try await python(
+      [#"call"#, #"{"id":"a","op":"get","feature":"counter"}"#], socket: socket)
+    #expect(one.out == #"{"id":"a","ok":true,"state":{"count":7},"seq":1}"# + "\n")
+    let lines = """
+      {"op":"send","feature":"counter","event":{"type":"increment"}}
+
+      {"id":2,"op":"get","feature":"nope"}
+      {"id":3,"op":"get","feature":"counter"}
+      """
+    let many = try await python(["call", "-"], socket: socket, input: lines)
+    #expect(many.status == 1)
+    let replies = many.out.split(separator: "\n").map(String.init)
+    #expect(replies.count == 3)
+    #expect(try JSON(parsing: replies[0])["state"] == ["count": 8])
+    #expect(try JSON(parsing: replies[1])["error"]?["code"] == "unknown_feature")
+    #expect(
+      try JSON(parsing: replies[2]) == ["id": 3, "ok": true, "state": ["count": 8], "seq": 2])
+    let notJSON = try await python(["call", "{"], socket: socket)
+    #expect(notJSON.status == 2)
+  }
+
+  @Test func errorsInAPipeAreJSONWithHints() async throws {
+    let daemon = try await DaemonProcess()
+    let socket = daemon.socketPath
+    let typed = try await python(
+      ["send", "settings", "set", "key=searchLimit", "value=50"], socket: socket)
+    #expect(typed.status == 1)
+    let error = try JSON(parsing: typed.err)
+    #expect(error["status"] == 1)
+    #expect(error["error"]?["code"] == "invalid_field")
+    #expect(error["error"]?["hint"]?.stringValue?.contains("write value:=50") == true)
+
+    let missing = daemon.directory.path + "/none.sock"
+    let unreachable = try await python(["--human", "ping"], socket: missing)
+    #expect(unreachable.status == 3)
+    #expect(
+      unreachable.err.contains("hint: is stated running? start it with: stated --socket \(missing)")
+    )
+  }
+}
