@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A small client for the stated daemon (wire protocol v1, see PROTOCOL.md).
+"""A small client for the stated daemon (wire protocol v2, see PROTOCOL.md).
 
 Standard library only. Use it from the shell:
 
@@ -36,7 +36,7 @@ Event fields follow statectl's (and httpie's) convention: `field=text` sends the
 
 Exit status, the same as statectl's: 0 success, 1 the daemon refused the request, 2 bad
 command line, 3 the daemon is unreachable (no socket, nobody listening, permission denied),
-4 connected but no valid answer (closed, timed out, not protocol v1). Output is JSON, written
+4 connected but no valid answer (closed, timed out, not protocol v2). Output is JSON, written
 as statectl writes it in a pipe (`get` prints {"state":...,"seq":N}). When stdout is not a
 terminal, or with --json, an error is one JSON object on stderr:
 {"ok":false,"status":N,"error":{"code":...,"message":...}} (--human: text).
@@ -340,7 +340,7 @@ class ArgumentParser(argparse.ArgumentParser):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     parser = ArgumentParser(
-        prog="stated_client.py", description="Talk to the stated daemon (protocol v1).")
+        prog="stated_client.py", description="Talk to the stated daemon (protocol v2).")
     parser.add_argument("--socket", default=default_socket_path(),
                         help="socket path (default: $STATED_SOCKET, else the daemon's: "
                              "%(default)s)")

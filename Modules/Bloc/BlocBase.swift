@@ -71,26 +71,45 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     var state = initialState
     var issue: PersistenceError?
     var keepPersisting = persistence != nil
+    // The sequence continues from the stored state's, across restarts.
+    var stored: UInt64 = 0
+    var migrated = false
     if let persistence {
       let restored = persistence.restore(initial: initialState)
-      state = restored.state ?? initialState
+      if let found = restored.state {
+        state = found.state
+        stored = found.sequence
+        migrated = found.migrated
+      }
       issue = restored.issue
       keepPersisting = restored.keepPersisting
     }
-    core = Locked(Core(state: state, history: history.map { History(limit: $0) }))
+    var initialCore = Core(state: state, history: history.map { History(limit: $0) })
+    initialCore.sequence = stored
+    core = Locked(initialCore)
     restoreIssue = issue
+    var migration: Persister<State>?
     if let persistence, keepPersisting {
-      let persister = Persister(persistence, durable: 0)
+      let persister = Persister(persistence, durable: stored)
       self.persister = persister
       isPersisted = true
-      core.withLock { $0.stored = StateUpdate(sequence: 0, state: state) }
+      core.withLock { core in
+        core.stored = StateUpdate(sequence: stored, state: state)
+        // A state upgraded from an older schema version is a change of its own, stored now.
+        if migrated { core.sequence = stored &+ 1 }
+      }
+      if migrated { migration = persister }
     } else {
       persister = nil
       isPersisted = false
     }
+    publishedSequence.store(core.withLock { $0.sequence }, ordering: .relaxed)
     CreationWatch.onCreate?(self)
     for entry in BlocObservers.observers(for: .create) { entry.observer.onCreate(self) }
     if let issue { reportError(issue) }
+    if let migration {
+      migration.schedule(state, sequence: stored &+ 1, owner: self)
+    }
   }
 
   /// A name for logs and errors; the type's name unless overridden.
@@ -99,7 +118,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// The current state.
   @inlinable public final var state: State { core.withLock { $0.state } }
 
-  /// How many changes the state has seen; grows by one with every change.
+  /// The number of the current state: grows by one with every change. A persisted bloc stores
+  /// it with the state and continues from it when created again (a fresh store starts at 0).
   public var sequence: UInt64 { core.withLock { $0.sequence } }
 
   /// The current state with its sequence number, read together. A persisted bloc's current

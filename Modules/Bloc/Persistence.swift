@@ -31,8 +31,9 @@ extension PersistableState {
   }
 }
 
-/// The stored form of a state: `{"schemaVersion": 1, "state": …}`. Decode an older value's
-/// `Stored<OldShape>` inside a migration.
+/// The stored form of a state: `{"schemaVersion": 1, "seq": 12, "state": …}`, where `seq` is the
+/// bloc's ``BlocBase/sequence`` for that state (older values have none: 0). Decode an older
+/// value's `Stored<OldShape>` inside a migration.
 public struct Stored<Value: Codable>: Codable {
   public let schemaVersion: Int
   public let state: Value
@@ -93,26 +94,38 @@ public struct Persistence<State: Sendable>: Sendable {
   /// Whether the initial state is stored at creation when nothing is stored yet, so a computed
   /// initial state (a generated id, a timestamp) survives restarts.
   public let storesInitialState: Bool
-  /// The stored bytes of a state; the second argument, when given, sees the state's captured
-  /// encoding first (``BlocBase/shareStoredEncoding(with:)``).
-  let encode: @Sendable (State, ((EncodedValue) -> Void)?) throws -> Data
-  let decode: @Sendable (Data) throws -> State
+  /// The stored bytes of a state and what is told with it (``StoredChange``); the last
+  /// argument, when given, sees the state's captured encoding first
+  /// (``BlocBase/shareStoredEncoding(with:)``).
+  let encode: @Sendable (State, StoredChange, ((EncodedValue) -> Void)?) throws -> Data
+  let decode: @Sendable (Data) throws -> Restored<State>
 
   /// Reads the stored state: nil when nothing is stored; throws when it cannot be read.
-  public func load() throws -> State? {
+  public func load() throws -> State? { try loadRestored()?.state }
+
+  /// Reads the stored state with its sequence number.
+  func loadRestored() throws -> Restored<State>? {
     guard let data = try storage.read(key) else { return nil }
     return try decode(data)
   }
 
+  /// Decodes one stored value (the current one, or one of a journal's retained history),
+  /// migrating an older schema version.
+  func decodeStored(_ data: Data) throws -> Restored<State> { try decode(data) }
+
   /// Reads the stored state applying ``unreadable`` on failure; when nothing (readable) is
   /// stored and ``storesInitialState`` is set, stores `initial`.
-  func restore(initial: State) -> (state: State?, issue: PersistenceError?, keepPersisting: Bool) {
+  func restore(
+    initial: State
+  ) -> (
+    state: Restored<State>?, issue: PersistenceError?, keepPersisting: Bool
+  ) {
     let restored = read()
     guard restored.state == nil, restored.keepPersisting, storesInitialState else {
       return restored
     }
     do {
-      try storage.write(key, encode(initial, nil))
+      try storage.write(key, encode(initial, StoredChange(sequence: 0), nil))
     } catch {
       let failure =
         error as? PersistenceError ?? .writeFailed(key: key, reason: String(describing: error))
@@ -121,9 +134,9 @@ public struct Persistence<State: Sendable>: Sendable {
     return restored
   }
 
-  private func read() -> (state: State?, issue: PersistenceError?, keepPersisting: Bool) {
+  private func read() -> (state: Restored<State>?, issue: PersistenceError?, keepPersisting: Bool) {
     do {
-      return (try load(), nil, true)
+      return (try loadRestored(), nil, true)
     } catch {
       let reason = String(describing: error)
       switch unreadable {
@@ -167,22 +180,39 @@ extension Persistence where State: PersistableState {
     self.key = key
     self.unreadable = unreadable
     self.storesInitialState = storeInitialState
-    encode = { state, seen in
+    encode = { state, change, seen in
       // The text JSONEncoder (sorted keys) would write, written faster: it runs per change.
-      try StoredJSON.encodeStored(schemaVersion: State.schemaVersion, state: state, seen: seen)
+      try StoredJSON.encodeStored(
+        schemaVersion: State.schemaVersion, change: change, state: state, seen: seen)
     }
     decode = { data in
       let decoder = JSONDecoder()
-      let version = try decoder.decode(StoredHeader.self, from: data).schemaVersion
+      let header = try decoder.decode(StoredHeader.self, from: data)
+      let version = header.schemaVersion
+      let sequence = header.seq ?? 0
       if version == State.schemaVersion {
-        return try decoder.decode(Stored<State>.self, from: data).state
+        let state = try decoder.decode(Stored<State>.self, from: data).state
+        return Restored(state: state, sequence: sequence, migrated: false)
       }
       if version > State.schemaVersion {
         throw PersistenceError.newerVersion(found: version, supported: State.schemaVersion)
       }
-      return try State.migrate(from: version, data: data, decoder: decoder)
+      let state = try State.migrate(from: version, data: data, decoder: decoder)
+      return Restored(state: state, sequence: sequence, migrated: true)
     }
   }
 }
 
-private struct StoredHeader: Decodable { let schemaVersion: Int }
+/// A stored state read back: the state (migrated when it was stored by an older schema
+/// version) and the sequence number stored with it.
+struct Restored<State> {
+  let state: State
+  let sequence: UInt64
+  /// Whether it was stored by an older schema version and migrated.
+  let migrated: Bool
+}
+
+private struct StoredHeader: Decodable {
+  let schemaVersion: Int
+  let seq: UInt64?
+}

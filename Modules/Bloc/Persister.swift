@@ -125,7 +125,9 @@ import Foundation
     let key = persistence.key
     do {
       let shared = encodingShared.withLock { $0 }
-      let data = try persistence.encode(state, shared.map { hook in { hook.share(sequence, $0) } })
+      let data = try persistence.encode(
+        state, StoredChange(sequence: sequence), shared.map { hook in { hook.share(sequence, $0) } }
+      )
       return StagedWrite(key: key, data: data) { error in
         self.finish(sequence, state, error.map { Self.failure(key, $0) })
       }

@@ -6,27 +6,50 @@ import Foundation
 /// `JSONEncoder` treats by a strategy (`Date`, `Data`, `URL`, `Decimal`) is encoded by
 /// `JSONEncoder` itself, so the stored text never depends on which encoder wrote it.
 enum StoredJSON {
-  /// `Stored(schemaVersion:state:)`'s text, the wrapper written directly: only the state goes
-  /// through an `encode(to:)` (the wrapper's own cost as much as a small state's, per change).
+  /// `Stored(schemaVersion:state:)`'s text with the change's `seq` (and, when given, its
+  /// `cause`, `event`, `target` and `time`), the wrapper written directly: only the state (and
+  /// the event) go through an `encode(to:)` (the wrapper's own cost as much as a small
+  /// state's, per change). Members in sorted order, as `JSONEncoder`'s `.sortedKeys`.
   /// `seen` gets the state's capture before it is written (not when `JSONEncoder` writes it).
   static func encodeStored<Value: Codable>(
-    schemaVersion: Int, state: Value, seen: ((EncodedValue) -> Void)? = nil
+    schemaVersion: Int, change: StoredChange, state: Value,
+    seen: ((EncodedValue) -> Void)? = nil
   ) throws -> Data {
-    let captured: EncodedValue
+    var bytes: [UInt8] = [0x7B]
+    bytes.reserveCapacity(160)
+    if let cause = change.cause {
+      bytes += #""cause":"#.utf8
+      quote(cause.name, into: &bytes)
+      if case .event(let event) = cause, let encodable = event as? any Encodable,
+        let captured = try? EncodedValue.capture(encodable)
+      {
+        bytes += #","event":"#.utf8
+        write(captured, into: &bytes)
+      }
+      bytes.append(0x2C)
+    }
+    bytes += #""schemaVersion":"#.utf8
+    digits(Int64(schemaVersion), into: &bytes)
+    bytes += #","seq":"#.utf8
+    bytes += Array(String(change.sequence).utf8)
+    bytes += #","state":"#.utf8
     do {
-      captured = try EncodedValue.capture(state)
+      let captured = try EncodedValue.capture(state)
+      seen?(captured)
+      write(captured, into: &bytes)
     } catch is EncodedValue.NeedsStrategy {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
-      return try encoder.encode(Stored(schemaVersion: schemaVersion, state: state))
+      bytes += try encoder.encode(state)
     }
-    seen?(captured)
-    // The members in JSONEncoder's sorted order.
-    var bytes = Array(#"{"schemaVersion":"#.utf8)
-    bytes.reserveCapacity(128)
-    digits(Int64(schemaVersion), into: &bytes)
-    bytes += #","state":"#.utf8
-    write(captured, into: &bytes)
+    if case .goto(let target) = change.cause {
+      bytes += #","target":"#.utf8
+      bytes += Array(String(target).utf8)
+    }
+    if let time = change.time {
+      bytes += #","time":"#.utf8
+      digits(time, into: &bytes)
+    }
     bytes.append(0x7D)
     return Data(bytes)
   }

@@ -44,7 +44,7 @@ func temporaryDirectory() -> URL {
     #expect(second.state.count == 2)
     let text = try String(
       contentsOf: directory.appendingPathComponent("tally.json"), encoding: .utf8)
-    #expect(text == #"{"schemaVersion":2,"state":{"count":2}}"#)
+    #expect(text == #"{"schemaVersion":2,"seq":2,"state":{"count":2}}"#)
     await first.close()
     await second.close()
   }
@@ -179,7 +179,7 @@ final class HeldStorage: BlocStorage {
     #expect(dropped.value == nil)
     #expect(
       storage.writes.map { String(decoding: $0, as: UTF8.self) } == [
-        #"{"schemaVersion":2,"state":{"count":1}}"#
+        #"{"schemaVersion":2,"seq":1,"state":{"count":1}}"#
       ])
   }
 

@@ -50,10 +50,18 @@ import Testing
     return try #require(storage.contents["k"])
   }
 
+  /// `Stored` and the sequence number stored beside it (0: the initial state).
+  private struct StoredWithSequence<State: Encodable>: Encodable {
+    let schemaVersion: Int
+    let seq: UInt64
+    let state: State
+  }
+
   private func foundation<State: PersistableState>(_ state: State) throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    return try encoder.encode(Stored(schemaVersion: State.schemaVersion, state: state))
+    return try encoder.encode(
+      StoredWithSequence(schemaVersion: State.schemaVersion, seq: 0, state: state))
   }
 
   @Test func theStoredTextIsWhatJSONEncoderWrites() async throws {

@@ -38,7 +38,7 @@ import Wire
     let ping = try await statectl(["ping"] + socket)
     #expect(ping.status == 0)
     #expect(ping.standardOutput.hasPrefix("stated "))
-    #expect(ping.standardOutput.hasSuffix("at \(daemon.socketPath), protocol 1\n"))
+    #expect(ping.standardOutput.hasSuffix("at \(daemon.socketPath), protocol 2\n"))
   }
 
   @Test func pingFeaturesAndDescribe() async throws {
@@ -46,7 +46,7 @@ import Wire
     let socket = ["--socket", daemon.socketPath]
     let ping = try await statectl(["ping"] + socket)
     #expect(ping.status == 0)
-    #expect(try ping.jsonLines.first?["protocol"] == 1)
+    #expect(try ping.jsonLines.first?["protocol"] == 2)
     #expect(try ping.jsonLines.first?["daemon"]?.stringValue != nil)
 
     let features = try await statectl(["features"] + socket)

@@ -11,7 +11,7 @@ import Wire
       return Reply.success(
         id: request.id, fields: ["outcome": "handled", "state": ["count": 1], "seq": 3])
     case "ping":
-      return Reply.success(id: request.id, fields: ["daemon": "stated 9.9", "protocol": 1])
+      return Reply.success(id: request.id, fields: ["daemon": "stated 9.9", "protocol": 2])
     default:
       return Reply.failure(id: request.id, .unknownOp(request.op))
     }
@@ -58,7 +58,7 @@ import Wire
     daemon.finish()
     #expect(result.status == .success)
     #expect(result.standardOutput.hasPrefix("stated 9.9 answered in "))
-    #expect(result.standardOutput.hasSuffix("at \(daemon.path), protocol 1\n"))
+    #expect(result.standardOutput.hasSuffix("at \(daemon.path), protocol 2\n"))
   }
 
   @Test func refusedRequestExitsOneWithTheMessageOnStderr() {
@@ -165,7 +165,7 @@ import Wire
     daemon.finish()
     #expect(result.status == .connectionFailed)
     #expect(result.standardError.contains("malformed message from the daemon"))
-    #expect(result.standardError.contains("protocol v1"))
+    #expect(result.standardError.contains("protocol v2"))
   }
 
   @Test func silentDaemonTimesOut() {
@@ -291,6 +291,6 @@ import Wire
   @Test func version() {
     let result = runStatectl(["--version"])
     #expect(result.status == .success)
-    #expect(result.standardOutput == "statectl \(Help.version) (protocol 1)\n")
+    #expect(result.standardOutput == "statectl \(Help.version) (protocol 2)\n")
   }
 }

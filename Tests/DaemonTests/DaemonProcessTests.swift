@@ -14,7 +14,7 @@ struct DaemonProcessTests {
     }
     let version = try await DaemonProcess.run(["--version"])
     #expect(version.status == 0)
-    #expect(version.output.contains("protocol 1"))
+    #expect(version.output.contains("protocol 2"))
   }
 
   @Test(arguments: [
@@ -46,7 +46,7 @@ struct DaemonProcessTests {
     #expect(permissions(of: directory.path + "/run/stated") == 0o700)
     #expect(permissions(of: directory.path + "/statehome/stated") == 0o700)
     let client = try TestClient(path: socket)
-    #expect(try await client.call(#"{"op":"ping"}"#)["protocol"] == 1)
+    #expect(try await client.call(#"{"op":"ping"}"#)["protocol"] == 2)
     daemon.signal(SIGTERM)
     #expect(try await daemon.waitForExit() == 0)
     #expect(!fileExists(socket))

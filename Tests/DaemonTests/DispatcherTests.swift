@@ -11,7 +11,7 @@ struct DispatcherTests {
     try await withDispatcher { path, _, _ in
       let client = try TestClient(path: path)
       let ping = try await client.call(#"{"id":1,"op":"ping"}"#)
-      #expect(ping == ["id": 1, "ok": true, "daemon": "test", "protocol": 1])
+      #expect(ping == ["id": 1, "ok": true, "daemon": "test", "protocol": 2])
 
       let features = try await client.call(#"{"id":"f","op":"features"}"#)
       #expect(features["id"] == "f")

@@ -58,7 +58,9 @@ enum CountedFeature: FeatureDescription {
     // And what was stored is the same state.
     let reopened = try JournalStorage(directory: URL(fileURLWithPath: directory.path + "/state"))
     let stored = try #require(try reopened.read("counted"))
-    #expect(String(decoding: stored, as: UTF8.self) == #"{"schemaVersion":1,"state":{"count":3}}"#)
+    #expect(
+      String(decoding: stored, as: UTF8.self) == #"{"schemaVersion":1,"seq":3,"state":{"count":3}}"#
+    )
     reopened.close()
   }
 }

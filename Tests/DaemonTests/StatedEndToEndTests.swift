@@ -11,7 +11,7 @@ struct StatedEndToEndTests {
   @Test func everyOpOverARawSocket() async throws {
     let daemon = try await DaemonProcess()
     let client = try daemon.client()
-    #expect(try await client.call(#"{"id":1,"op":"ping"}"#)["protocol"] == 1)
+    #expect(try await client.call(#"{"id":1,"op":"ping"}"#)["protocol"] == 2)
     let features = try await client.call(#"{"op":"features"}"#)
     // The built-in features come first; a generated one may follow (Scripts/new-feature).
     #expect(
@@ -64,8 +64,8 @@ struct StatedEndToEndTests {
     let client = try daemon.client()
     #expect(
       try await client.call(#"{"op":"get","feature":"counter"}"#) == [
-        "ok": true, "state": ["count": 42], "seq": 0,
-      ])
+        "ok": true, "state": ["count": 42], "seq": 2,
+      ], "seq continues from the stored state's (protocol 2)")
     #expect(
       try await client.call(#"{"op":"get","feature":"settings"}"#)["state"]?["counterStep"] == 5)
     #expect(
@@ -238,7 +238,7 @@ struct StatedEndToEndTests {
       try await runProcess(
         "/usr/bin/env", ["python3", script, "--socket", daemon.socketPath] + arguments)
     }
-    #expect(try await client(["ping"]) == (0, "stated 0.1.0, protocol 1\n"))
+    #expect(try await client(["ping"]) == (0, "stated 0.1.0, protocol 2\n"))
     #expect(
       try await client(["send", "counter", "set", "value:=5"]) == (
         0, #"{"outcome":"handled","state":{"count":5},"seq":1}"# + "\n"

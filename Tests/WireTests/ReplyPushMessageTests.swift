@@ -131,6 +131,6 @@ func line(_ text: String) -> [UInt8] { Array(text.utf8) + [0x0A] }
   }
 
   @Test func protocolVersion() {
-    #expect(ProtocolInfo.version == 1)
+    #expect(ProtocolInfo.version == 2)
   }
 }

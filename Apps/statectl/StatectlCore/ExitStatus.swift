@@ -15,6 +15,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   /// permission denied, or an unusable socket path.
   case unreachable = 3
   /// Connected, but the conversation failed: the daemon closed the connection,
-  /// did not answer in time, or sent something that is not protocol v1.
+  /// did not answer in time, or sent something that is not the protocol it speaks.
   case connectionFailed = 4
 }

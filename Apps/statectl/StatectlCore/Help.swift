@@ -15,7 +15,7 @@ public enum Help {
       3  the daemon is unreachable: no socket file, a stale socket (connection
          refused: no daemon listening), permission denied, or an invalid socket path
       4  connected, but the daemon closed the connection, did not answer within
-         --timeout, or sent a reply that is not protocol v1
+         --timeout, or sent a reply that is not protocol v\(ProtocolInfo.version)
     """
 
   /// The general help. `socket` is the path that would be used now.

@@ -1,6 +1,6 @@
 import Glibc  // Linux only, like the daemon
 
-/// Splits a byte stream into newline-terminated frames (protocol v1 framing).
+/// Splits a byte stream into newline-terminated frames (the protocol's framing).
 ///
 /// Feed it whatever `read` returned, then drain `next()` until nil:
 ///

@@ -30,7 +30,7 @@ public struct Request: Hashable, Sendable {
     self.fields = fields
   }
 
-  /// The operation names of protocol v1.
+  /// The operation names of the protocol.
   public enum Op {
     public static let send = "send"
     public static let get = "get"

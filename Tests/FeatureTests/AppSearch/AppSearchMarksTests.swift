@@ -61,7 +61,7 @@ import Testing
     #expect(bloc.state.marks.isEmpty)
     #expect(
       String(decoding: try #require(storage.contents["search-marks"]), as: UTF8.self)
-        == #"{"schemaVersion":2,"state":{"marks":[]}}"#)
+        == #"{"schemaVersion":2,"seq":2,"state":{"marks":[]}}"#)
     await bloc.close()
   }
 
@@ -127,7 +127,7 @@ import Testing
     // toggleMark's outcome arrives once stored: the file is there before any close.
     #expect(
       try storedText(directory, "search-marks")
-        == #"{"schemaVersion":2,"state":{"marks":[{"backend":"packages","id":4,"name":"maps"}]}}"#
+        == #"{"schemaVersion":2,"seq":1,"state":{"marks":[{"backend":"packages","id":4,"name":"maps"}]}}"#
     )
     await first.close()
 
@@ -152,11 +152,11 @@ import Testing
         Mark(id: bashV1 & App.maximumID, name: nil, backend: .packages),
       ])
     #expect(bloc.state.marks.allSatisfy { $0.id <= App.maximumID })
-    // The next change stores the new form.
+    // The migration is a change of its own, stored at start; the next one follows it.
     await bloc.send(.toggleMark(7))
     #expect(
       String(decoding: try #require(storage.contents["search-marks"]), as: UTF8.self)
-        == #"{"schemaVersion":2,"state":{"marks":[{"backend":"packages","id":\#(bashV1 & App.maximumID)}]}}"#
+        == #"{"schemaVersion":2,"seq":2,"state":{"marks":[{"backend":"packages","id":\#(bashV1 & App.maximumID)}]}}"#
     )
     await bloc.close()
   }

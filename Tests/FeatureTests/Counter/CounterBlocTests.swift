@@ -116,7 +116,8 @@ import Testing
       storage: try FileStorage(directory: directory))
     for _ in 0..<3 { await first.send(.increment) }
     // The outcome arrives once stored: no close needed before reading.
-    #expect(try storedText(directory, "counter") == #"{"schemaVersion":1,"state":{"count":3}}"#)
+    #expect(
+      try storedText(directory, "counter") == #"{"schemaVersion":1,"seq":3,"state":{"count":3}}"#)
     #expect(first.undo())
     await first.waitUntilStored()
     let second = CounterBloc(

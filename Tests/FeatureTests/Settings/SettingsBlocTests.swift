@@ -85,7 +85,7 @@ import Testing
     await first.close()
     #expect(
       try storedText(directory, "settings")
-        == #"{"schemaVersion":1,"state":{"counterMaximum":null,"counterMinimum":-5,"#
+        == #"{"schemaVersion":1,"seq":2,"state":{"counterMaximum":null,"counterMinimum":-5,"#
         + #""counterStep":1,"searchBackend":"packages","searchCountry":"de","searchLimit":20,"#
         + #""searchThrottleMs":200}}"#)
 
