@@ -10,7 +10,7 @@ import Wire
     let fresh = try await client.call(#"{"id":1,"op":"info"}"#)
     #expect(fresh["ok"] == true)
     #expect(fresh["server"]?["pid"]?.intValue == Int(daemon.pid))
-    #expect(fresh["server"]?["protocol"] == 1)
+    #expect(fresh["server"]?["protocol"] == 2)
     #expect(fresh["server"]?["socket"]?.stringValue == daemon.socketPath)
     #expect(fresh["server"]?["state_directory"]?.stringValue?.hasSuffix("/state") == true)
     #expect(fresh["clients"]?["connections"] == 1)
