@@ -137,8 +137,35 @@ import Wire
       usageError("watch", "counter", "--select", "a..b")?.message.hasPrefix(
         "option --select needs member names separated by '.'") == true)
     #expect(
-      usageError("get", "counter", "--select", "count")?.message
-        == "option --select is only for 'watch'")
+      try parse("get", "counter", "--select", "count").command
+        == .get(features: ["counter"], select: "count"))
+    #expect(
+      usageError("describe", "counter", "--select", "count")?.message
+        == "option --select is only for 'get' and 'watch'")
+    #expect(
+      try parse("monitor", "--event", "set", "--outcome", "failed", "--outcome", "dropped").command
+        == .monitor(
+          features: [], count: nil,
+          filter: MonitorFilter(events: ["set"], outcomes: ["failed", "dropped"])))
+  }
+
+  @Test func callSendFromStdinInfoAndRepeat() throws {
+    #expect(try parse("info").command == .info)
+    #expect(try parse("call", "-").command == .call(.standardInput))
+    #expect(try parse("call", #"{"op":"ping"}"#).command == .call(.request(["op": "ping"])))
+    #expect(try parse("send", "counter", "-").command == .sendStandardInput(feature: "counter"))
+    #expect(
+      try parse("-r", "3", "-i", "0.5", "ping").options.repetition
+        == Repetition(count: 3, interval: .milliseconds(500)))
+    #expect(
+      try parse("ping", "--interval", "2").options.repetition
+        == Repetition(count: nil, interval: .seconds(2)))
+    #expect(
+      try parse("ping", "--repeat", "-1").options.repetition
+        == Repetition(count: nil, interval: .zero))
+    #expect(
+      usageError("monitor", "-r", "2")?.message
+        == "options -r and -i repeat a request; 'monitor' cannot be repeated")
   }
 
   @Test func socketAndCompletions() throws {

@@ -42,6 +42,14 @@ import Wire
     #expect(
       try await Self.bashComplete("statectl send settings set key=x ", socket: socket)
         == ["value:="])
+    // A value from describe's list: bash replaces what follows the '=' (COMP_WORDBREAKS).
+    #expect(
+      try await Self.bashComplete("statectl send settings set key=search", socket: socket)
+        == ["searchBackend", "searchCountry", "searchLimit", "searchThrottleMs"])
+    #expect(
+      try await Self.bashComplete("statectl send counter set value:", socket: socket) == ["="])
+    #expect(
+      try await Self.bashComplete("statectl monitor --outcome f", socket: socket) == ["failed"])
     #expect(try await Self.bashComplete("statectl mon", socket: socket) == ["monitor"])
     #expect(
       try await Self.bashComplete("statectl watch counter ", socket: socket)

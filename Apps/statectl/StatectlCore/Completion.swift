@@ -6,7 +6,9 @@ import Wire
 /// Commands and options are always known. Features, event types and field names come from the
 /// running daemon's `features` and `describe` (asked with a short timeout), else from
 /// `StaticCatalog`, the features `stated` ships with. A field is offered as `name=` when its type
-/// is a string, else `name:=`, following the command line's convention.
+/// is a string, else `name:=`, following the command line's convention; once written, `name=`
+/// is completed with the values `describe` lists for it (`key=` offers the settings' keys).
+/// `--outcome` offers the outcomes, `--event` the event types of the features monitored.
 ///
 /// ```swift
 /// Completion(environment: { _ in nil }, uid: 1000).candidates(["send", "cou"])  // ["counter"]
@@ -27,6 +29,8 @@ public struct Completion {
     ("--socket", nil), ("-s", nil), ("--timeout", nil), ("--count", .watch), ("-n", .watch),
     ("--select", .watch), ("--record", .monitor), ("--last", .history), ("--since", .history),
     ("--feature", .replay), ("--name", .exportTest), ("-o", .exportTest), ("--output", .exportTest),
+    ("--event", .monitor), ("--outcome", .monitor), ("-r", nil), ("--repeat", nil), ("-i", nil),
+    ("--interval", nil),
   ]
   static let globalOptions = ["--socket", "--json", "--human", "--timeout", "--help", "--version"]
   /// The options of the time-travel commands, by command.
@@ -56,31 +60,46 @@ public struct Completion {
       if !word.hasPrefix("-") { positionals.append(word) }
       index += 1
     }
-    // The value of an option: nothing to offer (the shell completes file names for --socket
-    // and the files of the time-travel options), but --feature's features.
-    if let previous = before.last, Self.valueOptions.contains(where: { $0.name == previous }) {
-      guard previous == "--feature" else { return [] }
-      let socket = SocketPath.resolve(option: socketOption, environment: environment, uid: uid)
-      return Catalog(socket: socket.path, timeout: timeout).features().filter {
-        $0.hasPrefix(current)
-      }
-    }
     let command = positionals.first.flatMap(CommandName.init(rawValue:))
-    if current.hasPrefix("-") {
-      var options = Self.globalOptions
-      if command == .watch || command == .monitor { options.append("--count") }
-      if command == .watch { options.append("--select") }
-      options += Self.timeTravelOptions[command.map(\.rawValue) ?? ""] ?? []
-      return options.filter { $0.hasPrefix(current) }
-    }
-    // A word holding '=' is a field's value: nothing to offer.
-    if current.contains("=") { return [] }
-    guard let command else {
-      return CommandName.allCases.map(\.rawValue).filter { $0.hasPrefix(current) }
-    }
     let arguments = Array(positionals.dropFirst())
     let socket = SocketPath.resolve(option: socketOption, environment: environment, uid: uid)
     let catalog = Catalog(socket: socket.path, timeout: timeout)
+    // The value of an option: the outcomes and event types a monitor filters on, --feature's
+    // features; nothing for the others (the shell completes file names for --socket and the
+    // files of the time-travel options).
+    if let previous = before.last, Self.valueOptions.contains(where: { $0.name == previous }) {
+      switch previous {
+      case "--feature": return catalog.features().filter { $0.hasPrefix(current) }
+      case "--outcome": return MonitorFilter.outcomes.filter { $0.hasPrefix(current) }
+      case "--event":
+        let features = arguments.isEmpty ? catalog.features() : arguments
+        var types: [String] = []
+        for feature in features {
+          for type in catalog.events(of: feature) where !types.contains(type) { types.append(type) }
+        }
+        return types.filter { $0.hasPrefix(current) }
+      default: return []
+      }
+    }
+    if current.hasPrefix("-") {
+      var options = Self.globalOptions
+      if command == .watch || command == .monitor { options.append("--count") }
+      if command == .watch || command == .get { options.append("--select") }
+      if command == .monitor { options += ["--event", "--outcome"] }
+      options += Self.timeTravelOptions[command.map(\.rawValue) ?? ""] ?? []
+      if let command, Repetition.commands.contains(command) {
+        options += ["--repeat", "--interval"]
+      }
+      return options.filter { $0.hasPrefix(current) }
+    }
+    // A word holding '=' is a field's value: the values the field lists, if any.
+    if current.contains("=") {
+      guard command == .send, arguments.count >= 2 else { return [] }
+      return Self.values(of: current, catalog.fields(of: arguments[0], event: arguments[1]))
+    }
+    guard let command else {
+      return CommandName.allCases.map(\.rawValue).filter { $0.hasPrefix(current) }
+    }
     let words: [String]
     switch command {
     case .send:
@@ -107,10 +126,18 @@ public struct Completion {
       words = arguments.isEmpty ? CommandName.allCases.map(\.rawValue) : []
     case .completions:
       words = arguments.isEmpty ? Shell.allCases.map(\.rawValue) : []
-    case .features, .ping, .socket:
+    case .features, .ping, .socket, .info, .call:
       words = []
     }
     return words.filter { $0.hasPrefix(current) }
+  }
+
+  /// `name=value` for each value `name` lists that starts as `word` (`name=…`) does.
+  static func values(of word: String, _ fields: [Catalog.Field]) -> [String] {
+    guard let equals = word.firstIndex(of: "="), word[..<equals].last != ":" else { return [] }
+    let name = String(word[..<equals])
+    guard let field = fields.first(where: { $0.name == name }) else { return [] }
+    return field.values.map { "\(name)=\($0)" }.filter { $0.hasPrefix(word) }
   }
 }
 
@@ -123,6 +150,8 @@ struct Catalog {
     var name: String
     /// A string field: written `name=text`.
     var isText: Bool
+    /// The values it accepts, when they are a list (`values` in `describe`).
+    var values: [String] = []
   }
 
   func features() -> [String] {
@@ -151,7 +180,8 @@ struct Catalog {
     return (described?["fields"]?.arrayValue ?? []).compactMap { field in
       guard let name = field["name"]?.stringValue else { return nil }
       let type = field["type"]?.stringValue ?? field["type"]?["type"]?.stringValue
-      return Field(name: name, isText: type == "string")
+      let values = (field["values"]?.arrayValue ?? []).compactMap(\.stringValue)
+      return Field(name: name, isText: type == "string", values: values)
     }
   }
 
@@ -178,6 +208,10 @@ enum StaticCatalog {
   }
 
   static let features = ["counter", "settings", "search"]
+  static let settingKeys = [
+    "searchBackend", "searchCountry", "searchLimit", "searchThrottleMs", "counterStep",
+    "counterMinimum", "counterMaximum",
+  ]
   static let events: [String: [Event]] = [
     "counter": [
       Event(type: "increment"), Event(type: "decrement"), Event(type: "reset"),
@@ -186,8 +220,11 @@ enum StaticCatalog {
     "settings": [
       Event(
         type: "set",
-        fields: [.init(name: "key", isText: true), .init(name: "value", isText: false)]),
-      Event(type: "reset", fields: [.init(name: "key", isText: true)]),
+        fields: [
+          .init(name: "key", isText: true, values: settingKeys),
+          .init(name: "value", isText: false),
+        ]),
+      Event(type: "reset", fields: [.init(name: "key", isText: true, values: settingKeys)]),
       Event(type: "resetAll"),
     ],
     "search": [

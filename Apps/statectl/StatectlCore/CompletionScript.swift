@@ -17,18 +17,25 @@ public enum CompletionScript {
   }
 
   // Words are split from the line itself (not COMP_WORDS, which bash also splits at '=' and
-  // ':'), so `value:=` is one word; candidates ending in '=' get no space after them.
+  // ':'), so `value:=` is one word; candidates ending in '=' get no space after them. Bash
+  // replaces only what follows the last '=' or ':' of the word (COMP_WORDBREAKS), so a
+  // candidate such as `key=searchLimit` loses the part of the word before it.
   static let bash = #"""
     # bash completion for statectl (statectl completions bash)
     _statectl() {
-      local line=${COMP_LINE:0:COMP_POINT} words candidate
+      local line=${COMP_LINE:0:COMP_POINT} words candidate current prefix=""
       local IFS=$' \t\n'
       read -r -a words <<<"$line"
       [[ $line =~ [[:space:]]$ || ${#words[@]} -eq 0 ]] && words+=("")
+      current=${words[${#words[@]}-1]}
+      local breaks=${COMP_WORDBREAKS//[^=:]/}
+      if [[ -n $breaks && $current == *["$breaks"]* ]]; then
+        prefix=${current%"${current##*["$breaks"]}"}
+      fi
       COMPREPLY=()
       local IFS=$'\n'
       for candidate in $("${words[0]:-statectl}" __complete "${words[@]:1}" 2>/dev/null); do
-        COMPREPLY+=("$candidate")
+        COMPREPLY+=("${candidate#"$prefix"}")
       done
       if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *= ]]; then
         compopt -o nospace 2>/dev/null

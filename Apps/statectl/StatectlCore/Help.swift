@@ -29,12 +29,15 @@ public enum Help {
     Commands:
       send FEATURE EVENT [FIELD=TEXT | FIELD:=JSON ...]
                          send an event; print the new state
-      get FEATURE...     print the current state of one or more features
+      send FEATURE -     send the event read from stdin as JSON ({"type": ...})
+      get FEATURE...     print the current state of one or more features;
+                         --select PATH prints only that part of it
       watch FEATURE...   print each new state until interrupted (or --count N);
                          --select PATH prints only changes of that part of the state
       monitor [FEATURE...]
                          print every event the daemon handles, with its outcome and
-                         the state before and after (all features when none is given)
+                         the state before and after (all features when none is given;
+                         --event TYPE and --outcome OUTCOME filter them)
       features           list the features the daemon serves
       describe FEATURE   list a feature's events, their fields, and its state
       undo FEATURE       step a feature's state back
@@ -47,6 +50,10 @@ public enum Help {
       export-test FILE --feature F
                          write a Swift test (BlocTest) that replays a recording
       ping               check that the daemon answers; print its version
+      info               the daemon's state: version, uptime, pid, socket, clients,
+                         counts, each feature's seq and size, the journal
+      call REQUEST|-     send raw JSON requests (one, or NDJSON lines from stdin);
+                         print the replies
       socket             print the socket path statectl would use
       completions SHELL  print the completion script for bash, zsh or fish
       help [COMMAND]     show help for a command (or: statectl COMMAND --help)
@@ -62,6 +69,9 @@ public enum Help {
       --human            readable text and errors even when stdout is not a terminal
       --timeout SECONDS  wait at most this long to connect and for each reply
                          (default 10; 0 waits forever; watch waits forever for new states)
+      -r, --repeat N     run the command N times (-1: until interrupted), like redis-cli
+      -i, --interval SECONDS
+                         pause this long between runs (alone: repeat until interrupted)
       -h, --help         show help
       -V, --version      print statectl's version
 
@@ -75,10 +85,14 @@ public enum Help {
       statectl watch counter settings
       statectl watch search --select marks
       statectl monitor --diff
+      statectl monitor --outcome failed
       statectl history counter --last 20
       statectl goto counter 42
       statectl monitor --record session.ndjson counter settings
       statectl replay session.ndjson
+      statectl info
+      statectl call '{"op":"get","feature":"counter"}'
+      statectl -r 5 -i 1 get counter
       source <(statectl completions bash)
 
     Environment:
@@ -92,7 +106,9 @@ public enum Help {
   /// The help of one command.
   public static func command(_ name: CommandName) -> String {
     body(of: name)
-      + "\n\nOptions: --socket PATH, --json, --human, --timeout SECONDS (see 'statectl --help').\n\n"
+      + "\n\nOptions: --socket PATH, --json, --human, --timeout SECONDS"
+      + (Repetition.commands.contains(name) ? ", -r N, -i SECONDS" : "")
+      + " (see 'statectl --help').\n\n"
       + exitStatuses
   }
 
@@ -103,13 +119,18 @@ public enum Help {
     case .send:
       body = """
         Usage: statectl send FEATURE EVENT [FIELD=TEXT | FIELD:=JSON ...]
+               statectl send FEATURE -
 
         Sends the event {"type": EVENT, FIELD: VALUE, ...} to FEATURE and prints the
         state after the event was handled (and its outcome when not "handled").
           FIELD=TEXT    the field is the string TEXT (which may contain '=')
           FIELD:=JSON   the field is the JSON value: a number, true, false, null,
                         an array or an object
+          -             read the whole event from stdin, one JSON object with its
+                        "type" (what 'statectl describe FEATURE' shows as examples)
         'statectl describe FEATURE' lists the events and the types of their fields.
+        A number sent as text (value=50) is refused by an integer field; the error
+        says to write value:=50.
 
         Examples:
           statectl send counter increment
@@ -117,10 +138,12 @@ public enum Help {
           statectl send settings set key=counterStep value:=5
           statectl send settings set key=counterMaximum value:=null
           statectl send search search term="text editor"
+          echo '{"type":"set","value":5}' | statectl send counter -
+          statectl -r 10 send counter increment
         """
     case .get:
       body = """
-        Usage: statectl get FEATURE...
+        Usage: statectl get FEATURE... [--select PATH]
 
         Prints the current state of each FEATURE, asked on one connection. With
         several features, each state is headed by its feature's name (piped or with
@@ -128,10 +151,16 @@ public enum Help {
         A feature the daemon does not know is reported on stderr and the others
         are still printed (exit status 1).
 
+          --select PATH  print only the part of the state at PATH (member names
+                         separated by '.'); piped, the line is
+                         {"seq": N, "select": PATH, "value": ...}
+
         Examples:
           statectl get counter
           statectl get counter --json | jq .state
           statectl get counter settings
+          statectl get settings --select counterStep
+          statectl get counter -r -1 -i 0.5
         """
     case .watch:
       body = """
@@ -158,7 +187,8 @@ public enum Help {
         """
     case .monitor:
       body = """
-        Usage: statectl monitor [FEATURE...] [--count N] [--diff] [--record FILE]
+        Usage: statectl monitor [FEATURE...] [--event TYPE] [--outcome OUTCOME]
+                                [--count N] [--diff] [--record FILE]
 
         Prints every change and every event the daemon concludes in the given
         features (all when none is given), as it happens: the feature, what made
@@ -169,7 +199,11 @@ public enum Help {
         {"feature": F, "cause": "event", "event": {...}, "outcome": "handled",
          "seq": N, "time": "...", "before": {...}, "after": {...}}.
 
-          -n, --count N    stop after N events
+          --event TYPE     only events of this type (repeat for several)
+          --outcome OUTCOME
+                           only events with this outcome: handled, dropped,
+                           cancelled or failed (repeat for several)
+          -n, --count N    stop after N events (those printed)
           --diff           show only what changed, one line per added (+), removed
                            (-) or changed (~) member with its path, such as
                            '~ count: 4 → 5' (coloured on a terminal unless NO_COLOR
@@ -177,13 +211,15 @@ public enum Help {
                            [{"path": "count", "op": "changed", "from": 4, "to": 5}]
           --record FILE    also write the session to FILE: a header with each
                            feature's description, state and seq, then every event
-                           as received (PROTOCOL.md, "Recording files"). Safe to
-                           stop at any moment; 'statectl replay FILE' replays it
+                           as received (PROTOCOL.md, "Recording files"), whatever
+                           --event and --outcome print. Safe to stop at any moment;
+                           'statectl replay FILE' replays it
 
         Examples:
           statectl monitor
           statectl monitor counter settings --diff
-          statectl monitor --json | jq -c 'select(.outcome == "failed")'
+          statectl monitor --outcome failed
+          statectl monitor settings --event set --count 1
           statectl monitor --record session.ndjson counter settings
         """
     case .features:
@@ -334,6 +370,41 @@ public enum Help {
         Examples:
           statectl ping
           statectl ping --socket /tmp/stated-test/stated.sock
+        """
+    case .info:
+      body = """
+        Usage: statectl info
+
+        Prints the daemon's state, like redis-cli INFO: its version, protocol,
+        pid, uptime, socket and state directory; the connections, and how many
+        watch or monitor; the requests read and refused, the events by outcome;
+        each feature's seq, state size, watchers and monitors; the --sync policy,
+        the journal's file, size and records, and the newest snapshot. On a
+        terminal, '# section' then 'key: value' lines; piped, the reply as one
+        JSON object (PROTOCOL.md, "info").
+
+        Examples:
+          statectl info
+          statectl info | jq .stats.events
+          statectl -i 1 info --human
+        """
+    case .call:
+      body = """
+        Usage: statectl call REQUEST
+               statectl call -
+
+        Sends raw protocol requests (PROTOCOL.md) and prints each reply: REQUEST is
+        one JSON object; with '-', NDJSON request lines are read from stdin, sent
+        pipelined on one connection, and their replies printed in order (blank
+        lines are skipped; pushes are not printed). Piped, each reply is the line
+        the daemon sent; on a terminal, indented JSON. Exit status 1 when a reply
+        has "ok": false (the reply says why); 2 when REQUEST is not a JSON object.
+        Scripts need no socat.
+
+        Examples:
+          statectl call '{"op":"ping"}'
+          statectl call '{"id":1,"op":"get","feature":"counter","select":"count"}'
+          printf '%s\n' '{"op":"get","feature":"counter"}' '{"op":"info"}' | statectl call -
         """
     case .socket:
       body = """

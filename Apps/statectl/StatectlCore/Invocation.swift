@@ -4,7 +4,7 @@ import Wire
 public enum CommandName: String, CaseIterable, Sendable {
   case send, get, watch, monitor, features, describe, undo, redo, history, goto, replay
   case exportTest = "export-test"
-  case ping, socket, completions, help
+  case ping, info, call, socket, completions, help
 }
 
 /// The shells `statectl completions` writes a script for.
@@ -29,28 +29,35 @@ public struct GlobalOptions: Equatable, Sendable {
   public var output: OutputMode = .automatic
   /// `--timeout SECONDS` for connecting and for each reply; nil waits forever.
   public var timeout: Duration? = .seconds(10)
+  /// `-r N` / `-i SECONDS`: run the command again and again; nil runs it once.
+  public var repetition: Repetition?
 
   public init(
-    socket: String? = nil, output: OutputMode = .automatic, timeout: Duration? = .seconds(10)
+    socket: String? = nil, output: OutputMode = .automatic, timeout: Duration? = .seconds(10),
+    repetition: Repetition? = nil
   ) {
     self.socket = socket
     self.output = output
     self.timeout = timeout
+    self.repetition = repetition
   }
 }
 
 /// What to do, with its arguments checked.
 public enum Command: Equatable, Sendable {
   case send(feature: String, event: String, fields: JSONObject)
-  /// One or more features, asked on one connection.
-  case get(features: [String])
+  /// `send FEATURE -`: the whole event, as a JSON object, from standard input.
+  case sendStandardInput(feature: String)
+  /// One or more features, asked on one connection. `select`: a member path; only that part
+  /// of each state is printed.
+  case get(features: [String], select: String? = nil)
   /// One or more features on one connection. `count`: stop after this many states (the current
   /// ones included); nil runs until interrupted. `select`: a member path (`count`,
   /// `search.marks`); only changes of that part of the state are printed.
   case watch(features: [String], count: Int?, select: String?)
-  /// Every event the daemon concludes, in the given features (all when empty). `count`: stop
-  /// after this many events.
-  case monitor(features: [String], count: Int?)
+  /// Every event the daemon concludes, in the given features (all when empty), that `filter`
+  /// lets through. `count`: stop after this many events.
+  case monitor(features: [String], count: Int?, filter: MonitorFilter = MonitorFilter())
   case features
   case describe(feature: String)
   case undo(feature: String)
@@ -66,6 +73,10 @@ public enum Command: Equatable, Sendable {
   /// Writes a Swift Testing file that replays one recorded feature with BlocTest.
   case exportTest(file: String, feature: String, name: String?, output: String?)
   case ping
+  /// The daemon's state (the `info` op).
+  case info
+  /// Raw requests: one given on the command line, or NDJSON lines from standard input.
+  case call(CallInput)
   /// Prints the socket path that would be used.
   case socket
   /// Prints the completion script for a shell.
@@ -135,6 +146,9 @@ public struct Invocation: Equatable, Sendable {
     var count: Int?
     var select: String?
     var timeTravel = TimeTravelOptions()
+    var filter = MonitorFilter()
+    var repeats: Int?
+    var interval: Duration?
     var remaining = arguments[...]
     var optionsEnded = false
 
@@ -214,6 +228,37 @@ public struct Invocation: Equatable, Sendable {
             command: .watch)
         }
         select = path
+      case "--event":
+        let type = try value("an event type")
+        guard !type.isEmpty else {
+          throw CommandLineError("option --event needs an event type", command: .monitor)
+        }
+        filter.events.append(type)
+      case "--outcome":
+        let outcome = try value(MonitorFilter.outcomes.joined(separator: ", "))
+        guard MonitorFilter.outcomes.contains(outcome) else {
+          throw CommandLineError(
+            "option --outcome needs one of "
+              + MonitorFilter.outcomes.joined(separator: ", ") + "; got '\(outcome)'",
+            command: .monitor)
+        }
+        filter.outcomes.append(outcome)
+      case "-r", "--repeat":
+        let text = try value("a number of times, or -1 for ever")
+        guard let number = Int(text), number > 0 || number == -1 else {
+          throw CommandLineError(
+            "option \(name) needs a positive whole number (or -1: until interrupted), got '\(text)'",
+            command: currentCommand())
+        }
+        repeats = number
+      case "-i", "--interval":
+        let text = try value("seconds")
+        guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+          throw CommandLineError(
+            "option \(name) needs a number of seconds, such as 1 or 0.1; got '\(text)'",
+            command: currentCommand())
+        }
+        interval = .milliseconds(Int64((seconds * 1000).rounded()))
       default:
         guard try timeTravel.take(name, command: currentCommand(), value: value, flag: flag) else {
           throw CommandLineError("unknown option '\(argument)'", command: currentCommand())
@@ -242,8 +287,21 @@ public struct Invocation: Equatable, Sendable {
     if count != nil && name != .watch && name != .monitor && !wantsHelp {
       throw CommandLineError("option --count is only for 'watch' and 'monitor'", command: name)
     }
-    if select != nil && name != .watch && !wantsHelp {
-      throw CommandLineError("option --select is only for 'watch'", command: name)
+    if select != nil && name != .watch && name != .get && !wantsHelp {
+      throw CommandLineError("option --select is only for 'get' and 'watch'", command: name)
+    }
+    if !filter.isEmpty && name != .monitor && !wantsHelp {
+      throw CommandLineError("options --event and --outcome are only for 'monitor'", command: name)
+    }
+    if repeats != nil || interval != nil {
+      guard Repetition.commands.contains(name) || wantsHelp else {
+        throw CommandLineError(
+          "options -r and -i repeat a request; '\(name.rawValue)' cannot be repeated",
+          command: name)
+      }
+      // -r -1, and -i alone (like watch(1)), repeat until interrupted.
+      options.repetition = Repetition(
+        count: repeats.flatMap { $0 == -1 ? nil : $0 }, interval: interval ?? .zero)
     }
     if wantsHelp {
       self.init(options: options, command: .help(name == .help ? nil : name))
@@ -255,7 +313,13 @@ public struct Invocation: Equatable, Sendable {
     if let timeTravelCommand = try timeTravel.command(name, arguments) {
       command = timeTravelCommand
     } else {
-      command = try Self.command(name, arguments, count: count, select: select)
+      command = try Self.command(
+        name, arguments, count: count, select: select, filter: filter)
+    }
+    if options.repetition != nil, case .call(.standardInput) = command {
+      throw CommandLineError(
+        "'call -' reads its requests from stdin once; it cannot be repeated with -r or -i",
+        command: .call)
     }
     self.init(options: options, command: command, timeTravel: timeTravel)
   }
@@ -270,7 +334,8 @@ public struct Invocation: Equatable, Sendable {
   }
 
   private static func command(
-    _ name: CommandName, _ arguments: [String], count: Int?, select: String?
+    _ name: CommandName, _ arguments: [String], count: Int?, select: String?,
+    filter: MonitorFilter
   ) throws(CommandLineError) -> Command {
     func feature() throws(CommandLineError) -> String {
       guard let feature = arguments.first else {
@@ -305,6 +370,16 @@ public struct Invocation: Equatable, Sendable {
       }
     }
     switch name {
+    case .send where arguments.count >= 2 && arguments[1] == "-":
+      guard !arguments[0].isEmpty else {
+        throw CommandLineError("FEATURE must not be empty", command: .send)
+      }
+      guard arguments.count == 2 else {
+        throw CommandLineError(
+          "unexpected argument '\(arguments[2])': with '-' the whole event comes from stdin",
+          command: .send)
+      }
+      return .sendStandardInput(feature: arguments[0])
     case .send:
       guard arguments.count >= 2 else {
         let missing = arguments.isEmpty ? "FEATURE and EVENT" : "EVENT"
@@ -316,13 +391,13 @@ public struct Invocation: Equatable, Sendable {
       }
       let fields = try EventFields.parse(arguments.dropFirst(2))
       return .send(feature: arguments[0], event: arguments[1], fields: fields)
-    case .get: return .get(features: try features())
+    case .get: return .get(features: try features(), select: select)
     case .watch: return .watch(features: try features(), count: count, select: select)
     case .monitor:
       if arguments.contains("") {
         throw CommandLineError("FEATURE must not be empty", command: name)
       }
-      return .monitor(features: arguments, count: count)
+      return .monitor(features: arguments, count: count, filter: filter)
     case .describe: return .describe(feature: try feature())
     case .undo: return .undo(feature: try feature())
     case .redo: return .redo(feature: try feature())
@@ -332,6 +407,11 @@ public struct Invocation: Equatable, Sendable {
     case .ping:
       try none()
       return .ping
+    case .info:
+      try none()
+      return .info
+    case .call:
+      return .call(try CallInput(arguments))
     case .socket:
       try none()
       return .socket

@@ -15,17 +15,32 @@ public struct Statectl {
   /// Called once a watch is established, before its states are printed (`main`
   /// installs the SIGINT/SIGTERM handlers here).
   public var willWatch: () -> Void
+  /// Reads standard input, a chunk at a time; nil (or empty) at its end. Injectable for tests.
+  public var readInput: () -> [UInt8]?
 
   public init(
     console: any Console,
     environment: @escaping (String) -> String? = Statectl.processEnvironment,
     uid: UInt32 = geteuid(),
-    willWatch: @escaping () -> Void = {}
+    willWatch: @escaping () -> Void = {},
+    readInput: @escaping () -> [UInt8]? = Statectl.readStandardInput
   ) {
     self.console = console
     self.environment = environment
     self.uid = uid
     self.willWatch = willWatch
+    self.readInput = readInput
+  }
+
+  /// The next chunk of file descriptor 0; nil at its end or on an error.
+  public static func readStandardInput() -> [UInt8]? {
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+      if count > 0 { return Array(chunk[..<count]) }
+      if count < 0 && errno == EINTR { continue }
+      return nil
+    }
   }
 
   /// The process environment, through getenv(3).
@@ -85,20 +100,30 @@ public struct Statectl {
       return .success
     case .watch(let features, let count, let select):
       return session.watch(features: features, count: count, select: select, willWatch: willWatch)
-    case .monitor(let features, let count):
+    case .monitor(let features, let count, let filter):
       return session.monitor(
-        features: features, count: count, timeTravel: invocation.timeTravel, willWatch: willWatch)
-    case .history(let feature, let last, let since):
-      return session.history(feature: feature, last: last, since: since)
+        features: features, count: count, filter: filter, timeTravel: invocation.timeTravel,
+        willWatch: willWatch)
     case .replay(let file, let features, let skipEffects):
       return session.replay(file: file, features: features, skipEffects: skipEffects)
     case .exportTest(let file, let feature, let name, let output):
       return session.exportTest(file: file, feature: feature, name: name, output: output)
-    case .get(let features) where features.count > 1:
-      return session.get(features: features)
     default:
-      return session.request(invocation.command)
+      break
     }
+    var command = invocation.command
+    if case .sendStandardInput(let feature) = command {
+      do {
+        command = try StandardInputEvent.command(feature: feature, read: readInput)
+      } catch {
+        return session.report(error)
+      }
+    }
+    guard let repetition = options.repetition else {
+      return session.perform(command, read: readInput)
+    }
+    if repetition.count == nil { willWatch() }  // Ctrl-C ends an endless repetition cleanly
+    return repetition.run { session.perform(command, read: readInput) }
   }
 }
 
@@ -132,6 +157,20 @@ struct Conversation {
     self.jsonErrors = jsonErrors
   }
 
+  /// Runs a command that talks to the daemon and ends by itself.
+  mutating func perform(_ command: Command, read: @escaping () -> [UInt8]?) -> ExitStatus {
+    switch command {
+    case .get(let features, let select) where features.count > 1:
+      return get(features: features, select: select)
+    case .call(let input):
+      return call(input, read: read)
+    case .history(let feature, let last, let since):
+      return history(feature: feature, last: last, since: since)
+    default:
+      return request(command)
+    }
+  }
+
   /// Sends one request and prints its reply.
   mutating func request(_ command: Command) -> ExitStatus {
     let (op, fields) = Self.request(for: command)
@@ -154,12 +193,15 @@ struct Conversation {
       var object: JSONObject = ["type": .string(event)]
       for (key, value) in eventFields { object[key] = value }
       return (Request.Op.send, ["feature": .string(feature), "event": .object(object)])
-    case .get(let features): return (Request.Op.get, ["feature": .string(features.first ?? "")])
+    case .get(let features, let select):
+      var fields: JSONObject = ["feature": .string(features.first ?? "")]
+      if let select { fields["select"] = .string(select) }
+      return (Request.Op.get, fields)
     case .watch(let features, _, let select):
       var fields: JSONObject = ["feature": .string(features.first ?? "")]
       if let select { fields["select"] = .string(select) }
       return (Request.Op.watch, fields)
-    case .monitor(let features, _):
+    case .monitor(let features, _, _):
       return ("monitor", features.isEmpty ? [:] : ["features": .array(features.map(JSON.string))])
     case .describe(let feature): return (Request.Op.describe, ["feature": .string(feature)])
     case .undo(let feature): return (Request.Op.undo, ["feature": .string(feature)])
@@ -169,7 +211,9 @@ struct Conversation {
     case .history(let feature, let last, let since):
       return (historyOp, historyFields(feature: feature, last: last, since: since))
     case .features: return (Request.Op.features, [:])
-    case .ping, .help, .version, .socket, .completions, .complete, .manPage, .replay, .exportTest:
+    case .info: return (Request.Op.info, [:])
+    case .ping, .help, .version, .socket, .completions, .complete, .manPage, .replay, .exportTest,
+      .call, .sendStandardInput:
       return (Request.Op.ping, [:])
     }
   }
@@ -255,13 +299,16 @@ struct Conversation {
         let step = if case .redo = command { "redo" } else { "undo" }
         lines.append("nothing to \(step); the state is unchanged:")
       }
-      if let state = reply.fields["state"] {
+      // `value`: the part of the state `get --select` asked for.
+      if let state = reply.fields["state"] ?? reply.fields["value"] {
         lines += HumanFormat.stateLines(state)
       } else if lines.isEmpty {
         lines.append("ok")
       }
     case .features:
       lines = SchemaFormat.featureLines(reply.fields, width: console.width)
+    case .info:
+      lines = InfoFormat.lines(reply.fields)
     case .describe(let feature):
       lines = SchemaFormat.describeLines(reply.fields, feature: feature, width: console.width)
     case .ping:
@@ -278,7 +325,7 @@ struct Conversation {
             + (version.map { "speaks \($0)" } ?? "did not say which it speaks") + "\n")
       }
     case .watch, .monitor, .help, .version, .socket, .completions, .complete, .manPage, .history,
-      .replay, .exportTest:
+      .replay, .exportTest, .call, .sendStandardInput:
       break
     }
     console.out(lines.joined(separator: "\n") + "\n")

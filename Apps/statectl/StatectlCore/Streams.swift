@@ -5,13 +5,18 @@ import Wire
 /// that push kinds and members this version does not know pass through (clients must ignore
 /// what they do not know).
 extension Conversation {
-  /// `get A B …`: one request per feature on one connection, a state per feature.
-  /// A refused feature is reported on stderr; the others are still printed (exit status 1).
-  mutating func get(features: [String]) -> ExitStatus {
+  /// `get A B …`: one request per feature on one connection, a state (or with `select`, the
+  /// part of it at that path) per feature. A refused feature is reported on stderr; the others
+  /// are still printed (exit status 1).
+  mutating func get(features: [String], select: String?) -> ExitStatus {
     do {
       let connection = try connect(timeout: timeout)
       defer { connection.close() }
-      let requests = features.map { ["feature": JSON.string($0)] as JSONObject }
+      let requests = features.map { feature in
+        var fields: JSONObject = ["feature": .string(feature)]
+        if let select { fields["select"] = .string(select) }
+        return fields
+      }
       let ids = try sendAll(connection, op: Request.Op.get, requests)
       var status = ExitStatus.success
       for (index, id) in ids.enumerated() {
@@ -28,7 +33,8 @@ extension Conversation {
           for (key, value) in reply where line[key] == nil { line[key] = value }
           console.out(JSON.object(line).serializedString() + "\n")
         } else {
-          let lines = HumanFormat.stateLines(reply["state"] ?? .null).map { "  " + $0 }
+          let shown = reply["state"] ?? reply["value"] ?? .null
+          let lines = HumanFormat.stateLines(shown).map { "  " + $0 }
           console.out(([feature + ":"] + lines).joined(separator: "\n") + "\n")
         }
       }
@@ -81,18 +87,20 @@ extension Conversation {
     }
   }
 
-  /// Prints every event the daemon concludes in `features` (all when empty) until `count`
-  /// events were printed or the process is interrupted. `--diff` prints each event's changes
-  /// one per line; `--record FILE` also writes the session to FILE (``MonitorRecorder``).
+  /// Prints every event the daemon concludes in `features` (all when empty) that `filter`
+  /// admits, until `count` events were printed or the process is interrupted. `--diff` prints
+  /// each event's changes one per line; `--record FILE` also writes the session to FILE
+  /// (``MonitorRecorder``), every event, whatever `filter` prints.
   mutating func monitor(
-    features: [String], count: Int?, timeTravel: TimeTravelOptions = TimeTravelOptions(),
-    willWatch: () -> Void
+    features: [String], count: Int?, filter: MonitorFilter = MonitorFilter(),
+    timeTravel: TimeTravelOptions = TimeTravelOptions(), willWatch: () -> Void
   ) -> ExitStatus {
     do {
       let connection = try connect(timeout: nil)
       defer { connection.close() }
       willWatch()
-      let (op, fields) = Self.request(for: .monitor(features: features, count: count))
+      let (op, fields) = Self.request(
+        for: .monitor(features: features, count: count, filter: filter))
       let id = try sendAll(connection, op: op, [fields])[0]
       _ = try awaitReply(connection, id: id, op: op, fields: fields) { _ in }
       var recorder: MonitorRecorder?
@@ -122,6 +130,7 @@ extension Conversation {
           continue
         }
         try recorder?.write(line)
+        guard filter.admits(message) else { continue }
         console.out(
           MonitorFormat.line(message, json: json, diff: timeTravel.diff, colour: colour) + "\n")
         printed += 1
