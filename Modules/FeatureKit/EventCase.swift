@@ -14,6 +14,10 @@ public struct EventCase<Event: Sendable>: Sendable {
   public let fields: [FieldShape]
   /// A valid event of this type as JSON text, for messages.
   public let example: String
+  /// Whether the event's result depends on the outside world (a service, the network), so
+  /// that sending it again may end otherwise: `describe` says `"effects": true`, and
+  /// `statectl replay` compares it on outcome and shape only. See ``effectful()``.
+  public private(set) var hasEffects = false
   @usableFromInline let build:
     @Sendable (EventInput, _ example: String) throws(EventRefusal) -> Event
   let writers: [@Sendable (Any) -> (any Encodable)?]
@@ -50,6 +54,18 @@ public struct EventCase<Event: Sendable>: Sendable {
     let name = FieldInput.shortened(member)
     return EventRefusal(
       .invalidField, "event '\(type)' has no field '\(name)' (at 'event.\(name)'); \(accepted)")
+  }
+
+  /// This event, marked as one whose result depends on the outside world (``hasEffects``).
+  ///
+  /// ```swift
+  /// .event("search", "Searches the catalog.", .string("term", "…"), AppSearchEvent.search)
+  ///   .effectful()
+  /// ```
+  public func effectful() -> EventCase {
+    var marked = self
+    marked.hasEffects = true
+    return marked
   }
 
   private static func composeExample(_ type: String, _ fields: [FieldShape]) -> String {

@@ -19,6 +19,11 @@ struct StatedEndToEndTests {
         "counter", "settings", "search",
       ])
     #expect(try await client.call(#"{"op":"describe","feature":"settings"}"#)["undo_redo"] == false)
+    // The search's result depends on the outside world: describe says so (statectl replay).
+    let searchEvents = try await client.call(#"{"op":"describe","feature":"search"}"#)["events"]
+    #expect(
+      searchEvents?.arrayValue?.map { $0["effects"] } == [true, nil, nil, nil],
+      "only search is marked")
     let sent = try await client.call(
       #"{"id":2,"op":"send","feature":"counter","event":{"type":"set","value":4}}"#)
     #expect(sent == ["id": 2, "ok": true, "outcome": "handled", "state": ["count": 4], "seq": 1])

@@ -49,7 +49,10 @@ extension AppSearchEvent: DeclaredEvent {
         + "a newer search cancels the one in flight; a blank term changes nothing; a failed "
         + "search shows its message in activity and ends failed.",
       .string("term", "Free text; surrounding whitespace is ignored.", example: "maps"),
-      AppSearchEvent.search),
+      AppSearchEvent.search
+    )
+    // Its results come from a catalog or the App Store, not from the state.
+    .effectful(),
     .event(
       "toggleMark",
       "Marks an app of the results, or unmarks a marked one; refused for any other id. Marks "

@@ -8,6 +8,7 @@ import Wire
 ///   {"name":"value","type":"integer","expects":"integer ≥ 0","required":true,
 ///    "summary":"The new count.","example":5,"minimum":0}]}
 /// ```
+/// An event whose result depends on the outside world has `"effects": true`.
 /// `type` is the JSON type (`any` for a value of several types, listed in `types`);
 /// `expects` says the same for people, constraints included. Constraints: `minimum`/`maximum`
 /// (integer), `values` (a string from a list), `pattern` (a string's rule, a regular
@@ -19,6 +20,7 @@ enum SchemaJSON {
       "fields": .array(event.fields.map(field)),
     ]
     if let example = parsed(event.example) { object["example"] = example }
+    if event.hasEffects { object["effects"] = true }
     return .object(object)
   }
 

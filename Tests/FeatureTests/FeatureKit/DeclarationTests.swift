@@ -1,3 +1,4 @@
+import AppSearch
 import BlocCore
 import FeatureKit
 import Foundation
@@ -105,6 +106,14 @@ import Testing
     #expect(
       FieldType.anyOf([.integer(), .string(), .null]).description == "integer or string or null")
     #expect(FieldType.anyOf([.integer(), .null]).jsonType == "any")
+  }
+
+  /// `describe`'s `"effects": true`, and what `statectl replay` compares on shape only.
+  @Test func anEventWhoseResultDependsOnTheOutsideWorldIsMarked() {
+    #expect(Note.declaration.shapes.map(\.hasEffects) == [false, false, false])
+    #expect(
+      AppSearchEvent.declaration.shapes.filter(\.hasEffects).map(\.type) == ["search"],
+      "a search asks a catalog or the App Store")
   }
 
   @Test func eventsEncodeByCaseNameAndFields() throws {
