@@ -11,6 +11,8 @@ Standard library only. Use it from the shell:
     stated_client.py get counter
     stated_client.py get settings --select counterStep
     stated_client.py info
+    stated_client.py -r 3 -i 0.5 send counter increment
+    stated_client.py monitor --outcome failed --event set
     stated_client.py call '{"op":"get","feature":"counter"}'
     printf '%s\n' '{"op":"ping"}' '{"op":"features"}' | stated_client.py call -
     echo '{"type":"set","value":3}' | stated_client.py send counter -
@@ -47,6 +49,7 @@ import json
 import os
 import socket
 import sys
+import time
 
 PROTOCOL = 1
 
@@ -349,6 +352,12 @@ def main(argv=None):
                              "is not a terminal)")
     parser.add_argument("--human", action="store_true",
                         help="errors as text even when stdout is not a terminal")
+    parser.add_argument("-r", "--repeat", type=repeat_count, default=None, metavar="N",
+                        help="run the command N times (-1: until interrupted), like "
+                             "redis-cli -r")
+    parser.add_argument("-i", "--interval", type=non_negative, default=None,
+                        metavar="SECONDS",
+                        help="pause between runs (alone: repeat until interrupted)")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds to wait for a reply (default: 30; watch waits forever)")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -381,7 +390,11 @@ def main(argv=None):
     monitor.add_argument("features", nargs="*", metavar="feature",
                          help="the features (default: all)")
     monitor.add_argument("--count", type=int, default=0,
-                         help="stop after this many events (default: never)")
+                         help="stop after this many events printed (default: never)")
+    monitor.add_argument("--event", action="append", default=[], metavar="TYPE",
+                         help="only events of this type (repeat for several)")
+    monitor.add_argument("--outcome", action="append", default=[], choices=OUTCOMES,
+                         help="only events with this outcome (repeat for several)")
     history = commands.add_parser(
         "history", help="print a feature's recorded changes, oldest first (JSON lines)")
     history.add_argument("feature")
@@ -397,10 +410,57 @@ def main(argv=None):
     if args.command == "socket":
         print(args.socket)
         return 0
+    repeating = args.repeat is not None or args.interval is not None
+    if repeating and (args.command in ("watch", "monitor")
+                      or (args.command == "call" and args.request == "-")):
+        parser.error(f"-r and -i repeat a request; '{args.command}"
+                     f"{' -' if args.command == 'call' else ''}' cannot be repeated")
     try:
-        return run(args)
+        # Stdin is read once, even when the command is repeated.
+        args.sent_event = read_event(args) if args.command == "send" else None
     except Failure as failure:
         return report(failure, as_json)
+    runs = 1 if not repeating else (None if args.repeat in (None, -1) else args.repeat)
+    status, done = 0, 0
+    try:
+        while runs is None or done < runs:
+            if done and args.interval:
+                time.sleep(args.interval)
+            try:
+                result = run(args)
+            except Failure as failure:
+                result = report(failure, as_json)
+            status = result or status
+            done += 1
+    except KeyboardInterrupt:
+        pass
+    return status
+
+
+OUTCOMES = ("handled", "dropped", "cancelled", "failed")
+
+
+def repeat_count(text):
+    """-r: a positive number of runs, or -1 for ever."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1 and number != -1:
+        raise argparse.ArgumentTypeError(
+            f"needs a positive whole number (or -1: until interrupted), got '{text}'")
+    return number
+
+
+def non_negative(text):
+    """-i: seconds, 0 or more."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1
+    if seconds < 0:
+        raise argparse.ArgumentTypeError(f"needs a number of seconds, got '{text}'")
+    return seconds
 
 
 def start_hint(path):
@@ -432,7 +492,7 @@ def read_event(args):
 
 
 def run(args):
-    event = read_event(args) if args.command == "send" else None
+    event = args.sent_event
     request = None
     if args.command == "call" and args.request != "-":
         try:
@@ -470,7 +530,10 @@ def run(args):
                         break
             elif args.command == "monitor":
                 features = args.features or None
-                for count, push in enumerate(client.monitor(features), start=1):
+                events = (push for push in client.monitor(features)
+                          if (not args.event or push.get("event", {}).get("type") in args.event)
+                          and (not args.outcome or push.get("outcome") in args.outcome))
+                for count, push in enumerate(events, start=1):
                     push.pop("push", None)
                     print(compact(push), flush=True)
                     if args.count and count >= args.count:

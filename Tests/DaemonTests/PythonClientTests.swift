@@ -84,6 +84,34 @@ import Wire
     #expect(notJSON.status == 2)
   }
 
+  @Test func repeatAndMonitorFilters() async throws {
+    let daemon = try await DaemonProcess()
+    let socket = daemon.socketPath
+    let three = try await python(["-r", "3", "send", "counter", "increment"], socket: socket)
+    #expect(three.status == 0, "\(three.err)")
+    #expect(three.out.split(separator: "\n").count == 3)
+    let once = try await python(
+      ["-r", "2", "send", "counter", "-"], socket: socket, input: #"{"type":"decrement"}"#)
+    #expect(once.out.hasSuffix(#"{"outcome":"handled","state":{"count":1},"seq":5}"# + "\n"))
+    let watch = try await python(["-r", "2", "watch", "counter"], socket: socket)
+    #expect(watch.status == 2)
+
+    // Only failed events; the monitor is registered once info counts it.
+    let monitor = Task {
+      try await python(["monitor", "--outcome", "failed", "--count", "1"], socket: socket)
+    }
+    let client = try daemon.client()
+    while try await client.call(#"{"op":"info"}"#)["clients"]?["monitoring"] != 1 {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    _ = try await client.call(#"{"op":"send","feature":"counter","event":{"type":"increment"}}"#)
+    _ = try await client.call(
+      #"{"op":"send","feature":"settings","event":{"type":"set","key":"searchLimit","value":0}}"#)
+    let printed = try await monitor.value
+    #expect(printed.status == 0, "\(printed.err)")
+    #expect(try JSON(parsing: printed.out)["feature"] == "settings")
+  }
+
   @Test func errorsInAPipeAreJSONWithHints() async throws {
     let daemon = try await DaemonProcess()
     let socket = daemon.socketPath
