@@ -47,6 +47,14 @@ import Wire
       try await Self.bashComplete("statectl send settings set key=search", socket: socket)
         == ["searchBackend", "searchCountry", "searchLimit", "searchThrottleMs"])
     #expect(
+      try await Self.bashComplete(
+        "statectl send settings set key=searchBackend value=", socket: socket)
+        == ["packages", "itunes"])
+    #expect(
+      try await Self.bashComplete(
+        "statectl send settings set key=searchLimit value=", socket: socket)
+        == [])
+    #expect(
       try await Self.bashComplete("statectl send counter set value:", socket: socket) == ["="])
     #expect(
       try await Self.bashComplete("statectl monitor --outcome f", socket: socket) == ["failed"])

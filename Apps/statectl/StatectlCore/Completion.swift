@@ -7,7 +7,8 @@ import Wire
 /// running daemon's `features` and `describe` (asked with a short timeout), else from
 /// `StaticCatalog`, the features `stated` ships with. A field is offered as `name=` when its type
 /// is a string, else `name:=`, following the command line's convention; once written, `name=`
-/// is completed with the values `describe` lists for it (`key=` offers the settings' keys).
+/// is completed with the values `describe` lists for it (`key=` offers the settings' keys), and
+/// `value=` beside `key=K` with the values the state's member K lists (`searchBackend`'s).
 /// `--outcome` offers the outcomes, `--event` the event types of the features monitored.
 ///
 /// ```swift
@@ -95,7 +96,13 @@ public struct Completion {
     // A word holding '=' is a field's value: the values the field lists, if any.
     if current.contains("=") {
       guard command == .send, arguments.count >= 2 else { return [] }
-      return Self.values(of: current, catalog.fields(of: arguments[0], event: arguments[1]))
+      let listed = Self.values(of: current, catalog.fields(of: arguments[0], event: arguments[1]))
+      guard listed.isEmpty, current.hasPrefix("value="),
+        let key = arguments.dropFirst(2).first(where: { $0.hasPrefix("key=") })?.dropFirst(4)
+      else { return listed }
+      // `key=K value=…` (settings' set): the values the state's member K lists.
+      let values = catalog.stateValues(of: arguments[0])[String(key)] ?? []
+      return values.map { "value=" + $0 }.filter { $0.hasPrefix(current) }
     }
     guard let command else {
       return CommandName.allCases.map(\.rawValue).filter { $0.hasPrefix(current) }
@@ -183,6 +190,17 @@ struct Catalog {
       let values = (field["values"]?.arrayValue ?? []).compactMap(\.stringValue)
       return Field(name: name, isText: type == "string", values: values)
     }
+  }
+
+  /// The members of a feature's state that list their values (`values` in `state_shape`).
+  func stateValues(of feature: String) -> [String: [String]] {
+    var values: [String: [String]] = [:]
+    for member in describe(feature)?["state_shape"]?.arrayValue ?? [] {
+      guard let name = member["name"]?.stringValue, let list = member["values"]?.arrayValue
+      else { continue }
+      values[name] = list.compactMap(\.stringValue)
+    }
+    return values
   }
 
   private func describe(_ feature: String) -> JSONObject? {
