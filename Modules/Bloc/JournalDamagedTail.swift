@@ -59,16 +59,21 @@ extension JournalStorage {
             "cannot keep aside the damaged end of \(tail.journal) yet, so nothing is appended to it: \(error)"
         )
       }
-      // The current journal without a whole header (a crash as it was created): start it again.
-      if tail.generation == journal.generation, journal.length < JournalFormat.headerSize {
-        let name = path + "/" + tail.journal
-        guard ftruncate(journal.fd, 0) == 0 else { throw JournalFiles.failure("cannot cut", name) }
-        try JournalFormat.journalMagic.withUnsafeBytes {
-          try JournalFiles.write(journal.fd, $0, at: 0, path: name)
-        }
-        try JournalFiles.syncData(journal.fd, path: name)
-        journal.length = JournalFormat.headerSize
-      }
     }
+  }
+
+  /// Writes the header of a journal that has none yet (a torn one kept aside, or no room at
+  /// start), before a batch is appended; throws (and the batch fails) while there is no room.
+  /// Runs under the file's lock.
+  func writeHeader(_ journal: inout OpenJournal) throws {
+    let name = path + "/" + JournalFiles.journalName(journal.generation)
+    guard ftruncate(journal.fd, 0) == 0 else { throw JournalFiles.failure("cannot cut", name) }
+    try JournalFormat.journalMagic.withUnsafeBytes {
+      try JournalFiles.write(journal.fd, $0, at: 0, path: name)
+    }
+    try JournalFiles.syncData(journal.fd, path: name)
+    try JournalFiles.syncDirectory(path)  // the file may have been created at start
+    journal.length = JournalFormat.headerSize
+    journal.needsHeader = false
   }
 }

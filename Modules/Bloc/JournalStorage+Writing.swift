@@ -86,6 +86,7 @@ extension JournalStorage {
         if journal.closed { throw JournalFiles.FileError(description: "the journal is closed") }
         try reopenIfGone(&journal)
         if !journal.damagedTails.isEmpty { try setAsideDamagedTails(&journal) }
+        if journal.needsHeader { try writeHeader(&journal) }
         if journal.needsCut {
           guard ftruncate(journal.fd, off_t(journal.length)) == 0 else {
             throw JournalFiles.failure("cannot cut a failed write from", name)

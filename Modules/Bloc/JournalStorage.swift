@@ -105,6 +105,9 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     /// Damaged ends left in place at start (no room to keep them aside): kept aside before
     /// anything is appended, and until then every batch fails.
     var damagedTails: [JournalDamagedTail] = []
+    /// The file holds no whole header (no room to write one at start): written before the
+    /// first batch.
+    var needsHeader = false
   }
 
   /// Opens (or creates, mode 0700) `directory` and loads what it holds.
@@ -127,7 +130,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let recovery = try JournalRecovery.load(directory: path)
-    recoveryNotes = recovery.notes
+    var notes = recovery.notes
     values = Locked(recovery.values)
     var journal = OpenJournal(
       generation: recovery.generation, length: recovery.length ?? 0,
@@ -135,16 +138,30 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     // A journal whose damaged end is still in it is opened as it is, whatever its length: the
     // writer keeps that end aside (and writes a header if needed) before appending.
     let damaged = recovery.damagedTails.contains { $0.generation == recovery.generation }
+    let name = path + "/" + JournalFiles.journalName(journal.generation)
     if let length = recovery.length, length >= JournalFormat.headerSize || damaged {
-      let name = path + "/" + JournalFiles.journalName(journal.generation)
       journal.fd = open(name, O_RDWR | O_CLOEXEC)
       guard journal.fd >= 0 else { throw JournalFiles.failure("cannot open", name) }
+      journal.needsHeader = length < JournalFormat.headerSize
     } else {
-      journal.fd = try JournalFiles.createJournal(directory: path, generation: journal.generation)
-      journal.length = JournalFormat.headerSize
+      do {
+        journal.fd = try JournalFiles.createJournal(
+          directory: path, generation: journal.generation)
+        journal.length = JournalFormat.headerSize
+      } catch {
+        // No room for even a header (a full disk): open all the same, and serve what loaded.
+        journal.fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard journal.fd >= 0 else { throw error }
+        journal.length = 0
+        journal.needsHeader = true
+        notes.append(
+          "cannot write the header of journal \(JournalFiles.journalName(journal.generation)) yet (\(error)); every write fails until it can"
+        )
+      }
     }
+    recoveryNotes = notes
     file = Locked(journal)
-    for note in recovery.notes { log(note) }
+    for note in notes { log(note) }
     if sync == .deferred { scheduleDeferredSync() }
   }
 

@@ -132,4 +132,41 @@ import Wire
     #expect(try reopened.read("a") == Data("after".utf8))
     reopened.close()
   }
+
+  /// A crash right after a new journal was created left it empty, and the disk is full: the
+  /// journal opens with the snapshot's values; the header is written before the first write
+  /// that finds room.
+  @Test func anEmptyJournalOnAFullDiskOpensAndGetsItsHeaderOnceThereIsRoom() throws {
+    let directory = TemporaryDirectory()
+    let state = directory.path + "/state"
+    guard StorageFaultTests.mountTmpfs(state, size: "128k") else {
+      print("skipped: mounting a tmpfs needs root and CAP_SYS_ADMIN")
+      return
+    }
+    defer { StorageFaultTests.unmount(state) }
+    let url = URL(fileURLWithPath: state, isDirectory: true)
+    do {
+      let storage = try JournalStorage(directory: url, limits: .init(records: 1))
+      try storage.write("a", Data("stored".utf8))
+      storage.close()
+    }
+    let journal = state + "/journal.00000002.log"
+    #expect(truncate(journal, 0) == 0)
+    StorageFaultTests.fill(state + "/filler")
+
+    let storage = try JournalStorage(directory: url)
+    #expect(try storage.read("a") == Data("stored".utf8))
+    #expect(
+      storage.recoveryNotes.last?.hasPrefix(
+        "cannot write the header of journal journal.00000002.log yet (") == true,
+      "\(storage.recoveryNotes)")
+    #expect(throws: PersistenceError.self) { try storage.write("a", Data("refused".utf8)) }
+    unlink(state + "/filler")
+    try storage.write("a", Data("after".utf8))
+    storage.close()
+    let reopened = try JournalStorage(directory: url)
+    #expect(reopened.recoveryNotes == [])
+    #expect(try reopened.read("a") == Data("after".utf8))
+    reopened.close()
+  }
 }
