@@ -96,9 +96,6 @@ let package = Package(
         "StatedFeatures",
       ],
       path: "Tests/FeatureTests"),
-    .testTarget(
-      name: "AppSearchTests", dependencies: ["AppSearch", "BlocCore", "FeatureKit"],
-      path: "Tests/AppSearchTests"),
     .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
     .testTarget(name: "CLITests", dependencies: ["StatectlCore", "Wire"], path: "Tests/CLITests"),
     .testTarget(

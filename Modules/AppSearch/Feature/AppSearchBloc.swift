@@ -28,43 +28,18 @@ extension Bloc where Event == AppSearchEvent, State == AppSearchState {
     storage: any BlocStorage, services: AppSearchServices = .live,
     clock: any Clock<Duration> = ContinuousClock()
   ) {
-    // The marks persist on their own, beside a state whose results are not worth storing.
-    let savedMarks = Cubit<SavedMarks>(
-      initialState: SavedMarks(marks: []),
-      persistence: Persistence(storage: storage, key: AppSearchFeature.marksStorageKey))
+    let needs = AppSearchHandling.Needs(
+      runner: SearchRunner(configuration: configuration, services: services),
+      marks: MarkStore(storage: storage))
     self.init(
-      initialState: AppSearchState(marks: savedMarks.state.marks), clock: clock,
-      name: "AppSearchBloc"
+      initialState: AppSearchState(marks: needs.marks.marks), clock: clock, name: "AppSearchBloc"
     ) { bloc in
-      let runner = SearchRunner(configuration: configuration, services: services)
-      let throttle = EventTransformer.throttle { configuration.configuration.throttle }
-      bloc.on(.search, transformer: throttle) { event, emit in
-        guard case .search(let term) = event else { return }
-        try await runner.run(term, emit)
-      }
-      // A blank search changes nothing, so it need not wait for (nor delay) anything.
-      bloc.on(.blankSearch, transformer: .concurrent) { _, _ in }
-      bloc.on(.marks) { event, emit in
-        // Store, then show: the marks persist apart from the state, so a change is made to
-        // the state only once its marks are stored. A change the storage refused is never
-        // shown nor built upon, and the saved marks return to the stored ones (a persisted
-        // cubit rolls back), so it is never stored later either. Mark events run one at a
-        // time, in order, and only they change the marks: nothing changes them meanwhile.
-        var next = emit.state
-        if case .toggleMark(let id) = event {
-          try next.toggleMark(id)
-        } else {
-          next.clearMarks()
+      // One handler per lane, with the lane's transformer; each event's handling is its own.
+      for lane in AppSearchLane.allCases {
+        bloc.on(lane, transformer: lane.transformer(configuration), cancels: lane.cancels) {
+          event, emit in try await event.handling.work(needs, emit)
         }
-        let marks = next.marks
-        guard marks != emit.state.marks, emit.isActive else { return }
-        try savedMarks.emit(SavedMarks(marks: marks))
-        if let error = await savedMarks.waitUntilStored() { throw error }
-        // Closed while storing: the event ends cancelled; the stored marks show after a restart.
-        guard emit.isActive else { return }
-        emit.update { $0.marks = marks }
       }
-      bloc.on(.clear, cancels: [.search]) { _, emit in emit.update { $0.clearSearch() } }
     }
   }
 }

@@ -11,6 +11,11 @@ import Foundation
 /// ```
 /// JSON: `{"type":"search","term":"maps"}`, `{"type":"toggleMark","id":42}`, `{"type":"clear"}`,
 /// `{"type":"clearMarks"}`.
+///
+/// An event is written in this file three times: its case, its declared JSON, its handling
+/// (the `switch` in `handling` below, which also picks its ``AppSearchLane``). Forgetting the
+/// handling does not compile; forgetting the declaration fails the conformance test every
+/// registered feature gets (FeatureConformanceTests).
 public enum AppSearchEvent: BlocEvent, Hashable {
   /// Searches for the term (trimmed). Throttled by the configuration's throttle, keeping the
   /// latest term; a newer search cancels one in flight. A blank term is handled with no change
@@ -25,18 +30,8 @@ public enum AppSearchEvent: BlocEvent, Hashable {
   /// Removes every mark; stored before the outcome arrives.
   case clearMarks
 
-  /// Blank searches get a lane of their own, so that they never reach the throttled search
-  /// lane and never cancel a real search. Both mark events share one lane: marks change in the
-  /// order their events arrive, and are stored in that order.
-  public enum Kind: Hashable, Sendable { case search, blankSearch, marks, clear }
-
-  public var kind: Kind {
-    switch self {
-    case .search(let term): return term.isBlank ? .blankSearch : .search
-    case .toggleMark, .clearMarks: return .marks
-    case .clear: return .clear
-    }
-  }
+  /// The lane the event is handled in, as its handling says: the bloc's handlers are per lane.
+  public var kind: AppSearchLane { handling.lane }
 }
 
 extension AppSearchEvent: DeclaredEvent {
@@ -62,6 +57,30 @@ extension AppSearchEvent: DeclaredEvent {
         example: 42), AppSearchEvent.toggleMark),
     .event("clear", "Clears the term and results; keeps the marks.") { .clear },
     .event("clearMarks", "Removes every mark.") { .clearMarks })
+}
+
+extension AppSearchEvent {
+  /// The handling of every event, in one exhaustive `switch`: the lane it joins (how it
+  /// overlaps with the others) and its work.
+  var handling: AppSearchHandling {
+    switch self {
+    case .search(let term) where term.isBlank:
+      // Changes nothing, so it need not wait for (nor delay, nor cancel) anything.
+      return AppSearchHandling(.unchanged) { _, _ in }
+    case .search(let term):
+      return AppSearchHandling(.search) { needs, emit in try await needs.runner.run(term, emit) }
+    case .toggleMark(let id):
+      return AppSearchHandling(.marks) { needs, emit in
+        try await needs.marks.change(emit) { state in try state.toggleMark(id) }
+      }
+    case .clear:
+      return AppSearchHandling(.clear) { _, emit in emit.update { $0.clearSearch() } }
+    case .clearMarks:
+      return AppSearchHandling(.marks) { needs, emit in
+        try await needs.marks.change(emit) { state in state.clearMarks() }
+      }
+    }
+  }
 }
 
 extension String {

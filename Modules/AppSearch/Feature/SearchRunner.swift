@@ -4,7 +4,7 @@ import BlocCore
 /// unless it became stale. A failure the state shows is thrown too, so the event ends `failed`.
 ///
 /// ```swift
-/// on(.search, transformer: .throttle { … }) { event, emit in try await runner.run(term, emit) }
+/// AppSearchHandling(.search) { needs, emit in try await needs.runner.run(term, emit) }
 /// ```
 struct SearchRunner: Sendable {
   let configuration: any SearchConfigurationSource

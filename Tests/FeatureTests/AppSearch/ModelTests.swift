@@ -4,12 +4,6 @@ import Testing
 @testable import AppSearch
 
 @Suite struct ModelTests {
-  func json(_ app: App) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(app), as: UTF8.self)
-  }
-
   @Test func jsonOmitsNilFields() throws {
     #expect(
       try json(App(id: 7, name: "bash", genre: "shells"))
