@@ -59,9 +59,14 @@ import Wire
     #expect(
       try await Self.bashComplete("statectl monitor --outcome f", socket: socket) == ["failed"])
     #expect(try await Self.bashComplete("statectl mon", socket: socket) == ["monitor"])
+    // The other features the daemon serves (`features`; a generated one included).
+    let features = try await statectl(["features", "--socket", socket])
+    let served = try #require(
+      try features.jsonLines.first?["features"]?.arrayValue?.compactMap { $0["name"]?.stringValue })
+    #expect(served.prefix(3) == ["counter", "settings", "search"])
     #expect(
       try await Self.bashComplete("statectl watch counter ", socket: socket)
-        == ["settings", "search"])
+        == served.filter { $0 != "counter" })
     #expect(
       try await Self.bashComplete("statectl watch counter --s", socket: socket)
         == ["--socket", "--select"])
