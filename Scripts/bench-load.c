@@ -14,6 +14,22 @@
 //     Prints: "<replies per second> <errors> <replies> <p50 µs> <p99 µs>" for the SECONDS
 //     after WARMUP.
 //
+//   bench-load block SOCKET PROTOCOL CLIENTS SECONDS WARMUP [PID]
+//     The same requests from CLIENTS connections, each driven by a thread of its own with
+//     blocking calls and one request in flight: send, then wait in recv for the reply. No
+//     epoll and no batching on the client side, so each round trip costs the client as
+//     little as it can, and a fast server's one-client figure is not hidden by its client.
+//     Prints the same five numbers as load.
+//
+//   With PID (load and block), a sixth number: the resident memory (VmRSS, KiB) of process
+//   PID at the middle of the measured interval.
+//
+//   bench-load idle SOCKET PROTOCOL COUNT PID
+//     Opens COUNT connections, sends one ping on each ("PING" to redis, {"op":"ping"} to
+//     stated) and reads its reply, so the server has set every one of them up, then keeps
+//     them open and idle. Raises its own descriptor limit as far as it may.
+//     Prints: "<VmRSS KiB of PID before> <VmRSS KiB after> <bytes per connection>".
+//
 //   bench-load spawn RUNS WARMUP -- COMMAND_A ... -- COMMAND_B ...
 //     Runs the two commands alternately (A B, then B A, ...) RUNS times each after
 //     WARMUP untimed runs each, stdout and stderr to /dev/null, and times each whole
@@ -23,11 +39,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -50,6 +68,21 @@ static void die(const char *what) {
 static int compare(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
+}
+
+// Resident memory of process `pid` in KiB (VmRSS), or -1 when it cannot be read.
+static long rss_kib(const char *pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%s/status", pid);
+  FILE *file = fopen(path, "r");
+  if (!file) return -1;
+  char line[256];
+  long kib = -1;
+  while (fgets(line, sizeof line, file)) {
+    if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  }
+  fclose(file);
+  return kib;
 }
 
 // ---- load ----
@@ -93,7 +126,30 @@ static const char *request;
 static size_t request_length;
 static int is_redis;
 
-static int connect_unix(const char *path) {
+static void choose_protocol(const char *name) {
+  is_redis = strcmp(name, "redis") == 0;
+  if (!is_redis && strcmp(name, "stated") != 0) {
+    fprintf(stderr, "bench-load: protocol must be redis or stated, got '%s'\n", name);
+    exit(2);
+  }
+  request = is_redis ? REDIS_REQUEST : STATED_REQUEST;
+  request_length = strlen(request);
+}
+
+// Whether a reply line (its first bytes `head`, `length` bytes in all) is an error: RESP "-",
+// or a stated reply that does not start with {"ok":true.
+static int is_error(const char *head, size_t length) {
+  if (is_redis) return head[0] == '-';
+  return length < sizeof STATED_OK || memcmp(head, STATED_OK, sizeof STATED_OK - 1) != 0;
+}
+
+static void report_error(const char *head) {
+  fprintf(stderr, "bench-load: error reply: %.16s...\n", head);
+}
+
+static void print_result(double rate, long errors, long replies, const char *rss_pid, long rss);
+
+static int connect_unix(const char *path, int nonblocking) {
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) die("socket");
   struct sockaddr_un address = {.sun_family = AF_UNIX};
@@ -106,7 +162,7 @@ static int connect_unix(const char *path) {
     fprintf(stderr, "bench-load: cannot connect to %s: %s\n", path, strerror(errno));
     exit(2);
   }
-  if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) die("fcntl");
+  if (nonblocking && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) die("fcntl");
   return fd;
 }
 
@@ -153,18 +209,15 @@ static void queue_requests(struct client *c, long count) {
 }
 
 static int load(int argc, char **argv) {
-  if (argc != 8) {
-    fprintf(stderr, "usage: bench-load load SOCKET redis|stated CLIENTS PIPELINE SECONDS WARMUP\n");
+  if (argc != 8 && argc != 9) {
+    fprintf(stderr,
+            "usage: bench-load load SOCKET redis|stated CLIENTS PIPELINE SECONDS WARMUP [PID]\n");
     return 2;
   }
   const char *path = argv[2];
-  is_redis = strcmp(argv[3], "redis") == 0;
-  if (!is_redis && strcmp(argv[3], "stated") != 0) {
-    fprintf(stderr, "bench-load: protocol must be redis or stated\n");
-    return 2;
-  }
-  request = is_redis ? REDIS_REQUEST : STATED_REQUEST;
-  request_length = strlen(request);
+  choose_protocol(argv[3]);
+  const char *rss_pid = argc == 9 ? argv[8] : NULL;
+  long rss = -1;
   int clients = atoi(argv[4]);
   int pipeline = atoi(argv[5]);
   pipeline_depth = pipeline;
@@ -180,7 +233,7 @@ static int load(int argc, char **argv) {
   struct client *all = calloc((size_t)clients, sizeof *all);
   for (int i = 0; i < clients; i++) {
     struct client *c = &all[i];
-    c->fd = connect_unix(path);
+    c->fd = connect_unix(path, 1);
     c->sent = calloc((size_t)pipeline, sizeof *c->sent);
     if (!c->sent) die("calloc");
     struct epoll_event event = {.events = EPOLLIN, .data.ptr = c};
@@ -207,6 +260,7 @@ static int load(int argc, char **argv) {
       sample_count = 0;
     }
     if (t >= measure_until) break;
+    if (rss_pid && rss < 0 && t >= measure_from + seconds / 2) rss = rss_kib(rss_pid);
     int ready = epoll_wait(epoll, events, 256, 100);
     if (ready < 0) {
       if (errno == EINTR) continue;
@@ -234,12 +288,8 @@ static int load(int argc, char **argv) {
           if (c->line_length < sizeof c->head) c->head[c->line_length] = byte;
           c->line_length++;
           if (byte != '\n') continue;
-          int failed = is_redis ? c->head[0] == '-'
-                                : (c->line_length < sizeof STATED_OK ||
-                                   memcmp(c->head, STATED_OK, sizeof STATED_OK - 1) != 0);
-          if (failed && errors == 0) {
-            fprintf(stderr, "bench-load: error reply: %.*s...\n", (int)sizeof c->head, c->head);
-          }
+          int failed = is_error(c->head, c->line_length);
+          if (failed && errors == 0) report_error(c->head);
           errors += failed;
           counted_errors += failed;
           c->line_length = 0;
@@ -261,15 +311,192 @@ static int load(int argc, char **argv) {
     }
   }
   double elapsed = now() - measure_from;
+  print_result((double)counted / elapsed, counted_errors, replies, rss_pid, rss);
+  for (int i = 0; i < clients; i++) close(all[i].fd);
+  return errors > 0 ? 1 : 0;
+}
+
+// Prints the line load and block end with (the latency samples sorted here).
+static void print_result(double rate, long errors, long replies, const char *rss_pid, long rss) {
   double p50 = 0, p99 = 0;
   if (sample_count > 0) {
     qsort(samples, sample_count, sizeof *samples, compare);
     p50 = samples[(sample_count - 1) / 2];
     p99 = samples[(size_t)((double)(sample_count - 1) * 0.99)];
   }
-  printf("%.0f %ld %ld %.1f %.1f\n", (double)counted / elapsed, counted_errors, replies, p50, p99);
-  for (int i = 0; i < clients; i++) close(all[i].fd);
-  return errors > 0 ? 1 : 0;
+  printf("%.0f %ld %ld %.1f %.1f", rate, errors, replies, p50, p99);
+  if (rss_pid) printf(" %ld", rss);
+  printf("\n");
+}
+
+// ---- block ----
+
+// A blocking connection's received bytes not yet consumed.
+struct reader {
+  int fd;
+  char buffer[4096];
+  size_t buffered, used;
+};
+
+// Reads until the end of one reply line; returns whether it is an error reply.
+static int read_reply(struct reader *r, char *head, size_t head_size) {
+  size_t length = 0;
+  for (;;) {
+    if (r->used == r->buffered) {
+      ssize_t n = recv(r->fd, r->buffer, sizeof r->buffer, 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) die("recv");
+      if (n == 0) {
+        fprintf(stderr, "bench-load: the server closed a connection\n");
+        exit(1);
+      }
+      r->buffered = (size_t)n;
+      r->used = 0;
+    }
+    char byte = r->buffer[r->used++];
+    if (length < head_size) head[length] = byte;
+    length++;
+    if (byte == '\n') return is_error(head, length);
+  }
+}
+
+struct blocking_client {
+  pthread_t thread;
+  struct reader in;
+  double measure_from, measure_until;
+  double *samples;  // latencies in the measured interval, µs
+  size_t sample_count, sample_capacity;
+  long replies, counted, counted_errors;
+};
+
+static void *run_blocking_client(void *argument) {
+  struct blocking_client *c = argument;
+  char head[16];
+  for (;;) {
+    double sent = now();
+    if (sent >= c->measure_until) break;
+    size_t offset = 0;
+    while (offset < request_length) {
+      ssize_t n = send(c->in.fd, request + offset, request_length - offset, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) die("send");
+      offset += (size_t)n;
+    }
+    int failed = read_reply(&c->in, head, sizeof head);
+    double received = now();
+    if (failed && c->counted_errors == 0) report_error(head);
+    c->replies++;
+    if (sent < c->measure_from) continue;
+    c->counted++;
+    c->counted_errors += failed;
+    if (c->sample_count == c->sample_capacity) {
+      c->sample_capacity = c->sample_capacity ? c->sample_capacity * 2 : 65536;
+      c->samples = realloc(c->samples, c->sample_capacity * sizeof *c->samples);
+      if (!c->samples) die("realloc");
+    }
+    c->samples[c->sample_count++] = (received - sent) * 1e6;
+  }
+  return NULL;
+}
+
+static int block(int argc, char **argv) {
+  if (argc != 7 && argc != 8) {
+    fprintf(stderr, "usage: bench-load block SOCKET redis|stated CLIENTS SECONDS WARMUP [PID]\n");
+    return 2;
+  }
+  choose_protocol(argv[3]);
+  int clients = atoi(argv[4]);
+  double seconds = atof(argv[5]);
+  double warmup = atof(argv[6]);
+  const char *rss_pid = argc == 8 ? argv[7] : NULL;
+  if (clients < 1 || seconds <= 0 || warmup < 0) {
+    fprintf(stderr, "bench-load: bad numbers\n");
+    return 2;
+  }
+  struct blocking_client *all = calloc((size_t)clients, sizeof *all);
+  if (!all) die("calloc");
+  for (int i = 0; i < clients; i++) all[i].in.fd = connect_unix(argv[2], 0);
+  double measure_from = now() + warmup;
+  for (int i = 0; i < clients; i++) {
+    all[i].measure_from = measure_from;
+    all[i].measure_until = measure_from + seconds;
+    int failed = pthread_create(&all[i].thread, NULL, run_blocking_client, &all[i]);
+    if (failed) {
+      errno = failed;
+      die("pthread_create");
+    }
+  }
+  long rss = -1;
+  if (rss_pid) {
+    double middle = measure_from + seconds / 2;
+    for (double t = now(); t < middle; t = now()) {
+      double rest = middle - t;
+      struct timespec pause = {.tv_sec = (time_t)rest, .tv_nsec = (long)((rest - (time_t)rest) * 1e9)};
+      nanosleep(&pause, NULL);
+    }
+    rss = rss_kib(rss_pid);
+  }
+  long replies = 0, counted = 0, counted_errors = 0;
+  for (int i = 0; i < clients; i++) {
+    pthread_join(all[i].thread, NULL);
+    struct blocking_client *c = &all[i];
+    replies += c->replies;
+    counted += c->counted;
+    counted_errors += c->counted_errors;
+    for (size_t k = 0; k < c->sample_count; k++) record_latency(c->samples[k]);
+    free(c->samples);
+    close(c->in.fd);
+  }
+  print_result((double)counted / seconds, counted_errors, replies, rss_pid, rss);
+  return counted_errors > 0 ? 1 : 0;
+}
+
+// ---- idle ----
+
+static int idle(int argc, char **argv) {
+  if (argc != 6) {
+    fprintf(stderr, "usage: bench-load idle SOCKET redis|stated COUNT PID\n");
+    return 2;
+  }
+  int redis = strcmp(argv[3], "redis") == 0;
+  choose_protocol(argv[3]);
+  int count = atoi(argv[4]);
+  const char *pid = argv[5];
+  if (count < 1) {
+    fprintf(stderr, "bench-load: COUNT must be at least 1\n");
+    return 2;
+  }
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < (rlim_t)count + 16) {
+    fprintf(stderr, "bench-load: %d connections need more descriptors than the limit of %lu\n",
+            count, (unsigned long)limit.rlim_cur);
+    return 2;
+  }
+  static const char REDIS_PING[] = "*1\r\n$4\r\nPING\r\n";
+  static const char STATED_PING[] = "{\"op\":\"ping\"}\n";
+  request = redis ? REDIS_PING : STATED_PING;
+  request_length = strlen(request);
+  long before = rss_kib(pid);
+  int *fds = calloc((size_t)count, sizeof *fds);
+  if (!fds) die("calloc");
+  char head[16];
+  for (int i = 0; i < count; i++) {
+    struct reader in = {.fd = connect_unix(argv[2], 0)};
+    fds[i] = in.fd;
+    if (send(in.fd, request, request_length, MSG_NOSIGNAL) != (ssize_t)request_length) die("send");
+    if (read_reply(&in, head, sizeof head)) {
+      report_error(head);
+      return 1;
+    }
+  }
+  long after = rss_kib(pid);
+  printf("%ld %ld %.0f\n", before, after, (double)(after - before) * 1024 / count);
+  for (int i = 0; i < count; i++) close(fds[i]);
+  return 0;
 }
 
 // ---- spawn ----
@@ -346,7 +573,10 @@ static int spawn(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   if (argc >= 2 && strcmp(argv[1], "load") == 0) return load(argc, argv);
+  if (argc >= 2 && strcmp(argv[1], "block") == 0) return block(argc, argv);
+  if (argc >= 2 && strcmp(argv[1], "idle") == 0) return idle(argc, argv);
   if (argc >= 2 && strcmp(argv[1], "spawn") == 0) return spawn(argc, argv);
-  fprintf(stderr, "usage: bench-load load ... | bench-load spawn ... (see the source's header)\n");
+  fprintf(stderr,
+          "usage: bench-load load|block|idle|spawn ... (see the source's header)\n");
   return 2;
 }
