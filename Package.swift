@@ -94,6 +94,7 @@ let package = Package(
       dependencies: [
         "BlocCore", "BlocTest", "FeatureKit", "Counter", "Settings", "AppSearch", "StateServer",
         "StatedFeatures",
+        // new-feature: feature test dependencies go above this line.
       ],
       path: "Tests/FeatureTests"),
     .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
@@ -105,6 +106,5 @@ let package = Package(
         "SystemCalls",
       ],
       path: "Tests/DaemonTests"),
-    // new-feature: test targets go above this line.
   ]
 )
