@@ -58,8 +58,9 @@ import Wire
     #expect(source.contains(##"static let start = #"{"count":3}"#"##))
     #expect(source.contains(##"    .send(#"{"type":"increment"}"#),  // seq 13"##))
     #expect(
-      source.contains(##"    .other("search", #"{"term":"bash"}"#),  // seq 6"##),
-      "another feature's change is set as recorded")
+      source.contains(
+        ##"    .other("search", event: nil, state: #"{"term":"bash"}"#),  // seq 6"##),
+      "another feature's change is set as recorded (an effectful event is not sent)")
     #expect(source.contains(##".send(#"{"type":"increment"}"#, failure: #"too "big""#),"##))
     #expect(source.contains("    .undo,  // seq 14"))
     #expect(source.contains(##"    .set(#"{"count":4}"#),  // seq 15: goto 13"##))

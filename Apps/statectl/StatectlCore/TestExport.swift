@@ -27,10 +27,13 @@ enum TestExport {
       )
     }
     let suite = name ?? "Recorded\(typeName(feature))Session"
-    let effectful = Set(
-      (recorded.describe["events"]?.arrayValue ?? []).compactMap { event in
-        event["effects"]?.boolValue == true ? event["type"]?.stringValue : nil
-      })
+    func effectful(_ feature: Recording.Feature) -> Set<String> {
+      Set(
+        (feature.describe["events"]?.arrayValue ?? []).compactMap { event in
+          event["effects"]?.boolValue == true ? event["type"]?.stringValue : nil
+        })
+    }
+    let effects = effectful(recorded)
     var steps: [String] = []
     var expected: [String] = []
     var failures: [String] = []
@@ -40,10 +43,17 @@ enum TestExport {
       let seq = entry.seq.map { "seq \($0)" } ?? "line \(entry.line)"
       let after = entry.after ?? .null
       guard entry.feature == feature else {
-        if recording.feature(named: entry.feature) != nil, entry.before != entry.after {
-          steps.append(
-            ".other(\(literal(entry.feature)), \(literal(after.serializedString()))),  // \(seq)")
-        }
+        // Another recorded feature: its event sent again (what it stores is what this feature
+        // reads), or its recorded state set.
+        guard let other = recording.feature(named: entry.feature), entry.before != entry.after
+        else { continue }
+        let type = entry.push["event"]?["type"]?.stringValue ?? ""
+        let event =
+          entry.cause == "event" && entry.outcome == "handled" && !effectful(other).contains(type)
+          ? literal((entry.push["event"] ?? .null).serializedString()) : "nil"
+        steps.append(
+          ".other(\(literal(entry.feature)), event: \(event), state: \(literal(after.serializedString()))),  // \(seq)"
+        )
         continue
       }
       let label = TransitionFormat.label(entry.push)
@@ -56,7 +66,7 @@ enum TestExport {
           steps.append("// \(seq): \(label), \(entry.outcome) when recorded (timing): not sent")
           continue
         }
-        if effectful.contains(type) {
+        if effects.contains(type) {
           steps.append(
             ".set(\(literal(after.serializedString()))),  // \(seq): \(label), its result depends on the outside world: set as recorded"
           )
@@ -157,22 +167,34 @@ enum TestExport {
           /// The feature's state set as recorded (not an event of its own, or an event whose
           /// result depends on the outside world).
           case set(String)
-          /// Another recorded feature changed to this state.
-          case other(String, String)
+          /// Another recorded feature changed to `state`, by `event` when an event made it.
+          case other(String, event: String?, state: String)
         }
 
         static func decode<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {
           try JSONDecoder().decode(Value.self, from: Data(json.utf8))
         }
 
-        /// Sets a feature's state to `json`, decoded as its state.
+        /// Sets a feature's state to `json`, decoded as its state, unless it is that already.
         struct SetState: FeatureVisitor {
           let json: String
 
           func visit<Event: DeclaredEvent, State: DeclaredState>(
             _ bloc: Bloc<Event, State>
           ) async throws {
-            bloc.seed(try \(suite).decode(State.self, json))
+            let state = try \(suite).decode(State.self, json)
+            if bloc.state != state { bloc.seed(state) }
+          }
+        }
+
+        /// Sends a feature the event `json`, decoded as its event.
+        struct SendEvent: FeatureVisitor {
+          let json: String
+
+          func visit<Event: DeclaredEvent, State: DeclaredState>(
+            _ bloc: Bloc<Event, State>
+          ) async throws {
+            _ = await bloc.send(try \(suite).decode(Event.self, json))
           }
         }
 
@@ -198,8 +220,10 @@ enum TestExport {
                   case .redo: #expect(context.bloc.redo())
                   case .set(let json):
                     context.bloc.seed(try \(suite).decode(State.self, json))
-                  case .other(let feature, let json):
-                    try await registry.visit(feature, SetState(json: json))
+                  case .other(let feature, let event?, _):
+                    try await registry.visit(feature, SendEvent(json: event))
+                  case .other(let feature, nil, let state):
+                    try await registry.visit(feature, SetState(json: state))
                   }
                 }
               },
