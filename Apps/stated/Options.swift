@@ -9,10 +9,12 @@ struct Options {
   var maxFrameBytes = 1 << 20
   var logLevel = Logger.Level.info
   var sync = FileStorage.SyncPolicy.always
+  var historyLimit = 1000
   var showHelp = false
   var showVersion = false
 
   static let minimumFrameBytes = 64
+  static let maximumHistoryLimit = 1_000_000
   static let maximumFrameBytes = 1 << 30
 
   struct OptionError: Error {
@@ -78,6 +80,14 @@ struct Options {
           throw OptionError(message: "--sync must be always or deferred; got '\(text)'")
         }
         options.sync = policy
+      case "--history-limit":
+        let text = try value(name, inline: inline)
+        guard let limit = Int(text), limit >= 1, limit <= maximumHistoryLimit else {
+          throw OptionError(
+            message:
+              "--history-limit must be an integer from 1 to \(maximumHistoryLimit), got '\(text)'")
+        }
+        options.historyLimit = limit
       case "--log-level":
         let text = try value(name, inline: inline)
         guard let level = Logger.Level(name: text) else {
@@ -105,7 +115,7 @@ struct Options {
 
     USAGE
       stated [--socket PATH] [--state-dir PATH] [--sync always|deferred]
-             [--max-frame-bytes N] [--log-level LEVEL]
+             [--history-limit N] [--max-frame-bytes N] [--log-level LEVEL]
       stated --help | --version
 
     It runs in the foreground (as systemd expects) and logs to standard error.
@@ -128,6 +138,10 @@ struct Options {
                              survives the daemon being killed), and stated syncs within a
                              second and at shutdown, like Redis' appendfsync everysec: a
                              machine crash may lose the last second.
+      --history-limit N      How many changes of each stored feature are retained for the
+                             history and goto ops (default 1000, at most 1000000), across
+                             restarts and journal compaction; older ones are forgotten.
+                             Each change is stored as a journal record of its own.
       --max-frame-bytes N    Longest request line accepted (default 1048576). A longer line
                              gets a frame_too_large error and the connection is closed.
       --log-level LEVEL      error, warning, info (default) or debug (every event and change).

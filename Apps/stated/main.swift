@@ -121,6 +121,7 @@ let storage: JournalStorage
 do {
   storage = try JournalStorage(
     directory: URL(fileURLWithPath: stateDirectory, isDirectory: true), sync: options.sync,
+    limits: JournalStorage.Limits(history: options.historyLimit),
     log: { line in logger.warning("state: \(line)") })
 } catch {
   abandon(ExitCode.cannotCreate, "cannot use the state directory \(stateDirectory): \(error)")

@@ -48,6 +48,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   @usableFromInline let persister: Persister<State>?
   /// Whether changes are stored (`persister != nil`), readable from inlined code.
   @usableFromInline let isPersisted: Bool
+  /// Whether each change is noted with its cause for the storage's history
+  /// (``Persister/keepsEveryChange``).
+  @usableFromInline let keepsEveryChange: Bool
   /// Numbers the subscribers' waits, without taking the state's lock.
   @usableFromInline let waiterIDs = Atomic<UInt64>(0)
   /// The sequence as of the last change made with ``apply(recordHistory:announce:_:)``: lets a
@@ -93,6 +96,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       let persister = Persister(persistence, durable: stored)
       self.persister = persister
       isPersisted = true
+      keepsEveryChange = persister.keepsEveryChange
       core.withLock { core in
         core.stored = StateUpdate(sequence: stored, state: state)
         // A state upgraded from an older schema version is a change of its own, stored now.
@@ -102,12 +106,14 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     } else {
       persister = nil
       isPersisted = false
+      keepsEveryChange = false
     }
     publishedSequence.store(core.withLock { $0.sequence }, ordering: .relaxed)
     CreationWatch.onCreate?(self)
     for entry in BlocObservers.observers(for: .create) { entry.observer.onCreate(self) }
     if let issue { reportError(issue) }
     if let migration {
+      if keepsEveryChange { migration.record(state, sequence: stored &+ 1, cause: .migration) }
       migration.schedule(state, sequence: stored &+ 1, owner: self)
     }
   }
@@ -193,9 +199,10 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// nil when equal. After close, reports and throws ``BlocError/emitAfterClose(bloc:)``.
   @inlinable @discardableResult
   final func apply(
-    _ next: State, recordHistory: Bool = true, announce: (Change<State>) -> Void = { _ in }
+    _ next: State, recordHistory: Bool = true, cause: () -> ChangeCause = { .emit },
+    announce: (Change<State>) -> Void = { _ in }
   ) throws -> UInt64? {
-    try apply(recordHistory: recordHistory, announce: announce) { _ in next }
+    try apply(recordHistory: recordHistory, cause: cause, announce: announce) { _ in next }
   }
 
   /// Applies the state `compute` derives from the current one, read and replaced under the
@@ -206,9 +213,12 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   ///
   /// After close it throws ``BlocError/emitAfterClose(bloc:)``, reported too unless
   /// `reportingClose` is false (an emitter's handler that close cancelled: silent).
+  ///
+  /// `cause` is asked only when the storage keeps every change (``keepsEveryChange``).
   @inlinable @discardableResult
   final func apply(
     recordHistory: Bool = true, reportingClose: Bool = true,
+    cause: () -> ChangeCause = { .emit },
     announce: (Change<State>) -> Void = { _ in }, _ compute: (State) throws -> State
   ) throws -> UInt64? {
     let attempt = try core.withLock { core -> Attempt in
@@ -219,6 +229,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       if recordHistory, core.history != nil { core.history!.record(core.state) }
       core.state = next
       core.sequence &+= 1
+      // Noted under the lock, so the storage's history has every change, in order.
+      if keepsEveryChange { persister?.record(next, sequence: core.sequence, cause: cause()) }
       publishedSequence.store(core.sequence, ordering: .relaxed)
       return .applied(
         Applied(

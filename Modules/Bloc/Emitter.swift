@@ -124,8 +124,12 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   /// An emit that finds the bloc closed comes from a handler `close()` is cancelling (it
   /// cancels every running one), so it is dropped silently, like any emit after cancellation.
   @inlinable final func apply(_ compute: (State) -> State) -> UInt64? {
-    try? owner.apply(reportingClose: false, announce: { self.announce($0) }, compute)
+    try? owner.apply(
+      reportingClose: false, cause: { self.cause }, announce: { self.announce($0) }, compute)
   }
+
+  /// Why this emitter's changes are made: the event its handler handles.
+  @usableFromInline var cause: ChangeCause { .emit }
 
   /// Tells the bloc's hooks of a change this emitter made, before `onChange`.
   @usableFromInline func announce(_ change: Change<State>) {}
@@ -180,6 +184,8 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
   override func announce(_ change: Change<State>) {
     transition(bloc, event, change)
   }
+
+  override var cause: ChangeCause { .event(event) }
 
   override func reportMisusedLoop() {
     bloc.reportError(

@@ -111,24 +111,32 @@ extension BlocBase {
   /// Returns to the previous state. False when there is nothing to undo, the bloc keeps no
   /// history, or it is closed.
   @discardableResult
-  public func undo() -> Bool { step { history, current in history.undo(from: current) } }
+  public func undo() -> Bool { stepChange(forward: false) != nil }
 
   /// Reapplies the state last undone. A recorded change clears what can be redone; an event
   /// that fails or changes nothing does not.
   @discardableResult
-  public func redo() -> Bool { step { history, current in history.redo(from: current) } }
+  public func redo() -> Bool { stepChange(forward: true) != nil }
 
   /// Forgets every undo and redo step.
   public func clearHistory() { core.withLock { $0.history?.clear() } }
 
-  private func step(_ move: (inout History<State>, State) -> State?) -> Bool {
+  /// Redoes (`forward`) or undoes the last change; returns the change made, nil when none.
+  package func stepChange(forward: Bool) -> MadeChange<State>? {
     let target = core.withLock { core -> State? in
       guard !core.isClosed, var history = core.history else { return nil }
-      let target = move(&history, core.state)
+      let target = forward ? history.redo(from: core.state) : history.undo(from: core.state)
       core.history = history
       return target
     }
-    guard let target else { return false }
-    return (try? apply(target, recordHistory: false)) != nil
+    guard let target else { return nil }
+    var made: Change<State>?
+    let cause: ChangeCause = forward ? .redo : .undo
+    guard
+      let sequence = try? apply(
+        target, recordHistory: false, cause: { cause }, announce: { made = $0 }),
+      let made
+    else { return nil }
+    return MadeChange(sequence: sequence, change: made)
   }
 }

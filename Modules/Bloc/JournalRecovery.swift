@@ -10,6 +10,9 @@ import Foundation
 /// end that cannot be kept aside (a full disk) is left in place, in ``damagedTails``.
 struct JournalRecovery {
   var values: [String: Data] = [:]
+  /// The values last put under each key, oldest first, at most `historyLimit` (none when 0).
+  var retained: [String: RetainedValues] = [:]
+  var historyLimit = 0
   /// The snapshot the values start from (0: none).
   var base: UInt64 = 0
   /// The journal to append to, and its valid length (nil: create it).
@@ -22,8 +25,9 @@ struct JournalRecovery {
   /// Damaged journal ends that could not be kept aside yet (no room): left in place.
   var damagedTails: [JournalDamagedTail] = []
 
-  static func load(directory: String) throws -> JournalRecovery {
+  static func load(directory: String, historyLimit: Int = 0) throws -> JournalRecovery {
     var recovery = JournalRecovery()
+    recovery.historyLimit = historyLimit
     let names = try FileManager.default.contentsOfDirectory(atPath: directory)
     var snapshots: [UInt64] = []
     var journals: [UInt64] = []
@@ -66,6 +70,8 @@ struct JournalRecovery {
     let name = JournalFiles.snapshotName(generation)
     guard let bytes = try JournalFiles.read(directory + "/" + name) else { return false }
     var values: [String: Data] = [:]
+    var retained: [String: RetainedValues] = [:]
+    let limit = historyLimit
     var complete = false
     var damage: String?
     bytes.withUnsafeBytes { buffer in
@@ -84,7 +90,11 @@ struct JournalRecovery {
             complete = true
             return
           }
-          values[Self.key(buffer, record)] = Data(buffer[record.value])
+          // A key's retained values come first, oldest first; its value is its last put.
+          let key = Self.key(buffer, record)
+          let value = Data(buffer[record.value])
+          values[key] = value
+          if limit > 0 { retained[key, default: RetainedValues(limit: limit)].append(value) }
           offset = record.end
         }
       }
@@ -92,6 +102,7 @@ struct JournalRecovery {
     }
     if complete {
       self.values = values
+      self.retained = retained
       return true
     }
     let aside = JournalFiles.asideName(for: name, in: directory)
@@ -114,6 +125,10 @@ struct JournalRecovery {
       return 0
     }
     var latest: [String: Range<Int>?] = [:]
+    // Every put of a key since its last remove (the newest `historyLimit` of them are kept).
+    var puts: [String: [Range<Int>]] = [:]
+    var removed: Set<String> = []
+    let limit = historyLimit
     var records = 0
     var valid = 0
     var damage: String?
@@ -140,8 +155,18 @@ struct JournalRecovery {
             lastKey = (record.key, key)
           }
           switch record.kind {
-          case .put: latest[key] = .some(record.value)
-          case .remove: latest[key] = .some(nil)
+          case .put:
+            latest[key] = .some(record.value)
+            if limit > 0 {
+              puts[key, default: []].append(record.value)
+              if puts[key]!.count >= 2 * limit { puts[key]!.removeFirst(limit) }
+            }
+          case .remove:
+            latest[key] = .some(nil)
+            if limit > 0 {
+              puts[key] = []
+              removed.insert(key)
+            }
           case .end: break
           }
           records += 1
@@ -155,6 +180,12 @@ struct JournalRecovery {
         values[key] = Data(bytes[range])
       } else {
         values[key] = nil
+      }
+    }
+    for key in removed { retained[key] = nil }
+    for (key, ranges) in puts {
+      for range in ranges.suffix(limit) {
+        retained[key, default: RetainedValues(limit: limit)].append(Data(bytes[range]))
       }
     }
     recordsSinceSnapshot += records

@@ -35,7 +35,8 @@ extension JournalStorage {
   /// its limits. Runs where the batch was written (the writer queue, or the thread that
   /// committed it), between batches.
   func compactIfDue() {
-    let due = file.withLock { journal -> (UInt64, [String: Data])? in
+    let due = file.withLock {
+      journal -> (UInt64, [String: Data], [String: RetainedValues])? in
       // A damaged end still in a journal is not deleted with it.
       guard !journal.compacting, journal.damagedTails.isEmpty,
         journal.records >= limits.records || journal.length >= limits.bytes
@@ -50,18 +51,18 @@ extension JournalStorage {
           fd: fd, generation: finished + 1, length: JournalFormat.headerSize, records: 0)
         journal.compacting = true
         // The values as of the end of the finished journal (the writer has applied them all).
-        return (finished, values.withLock { $0 })
+        return (finished, values.withLock { $0 }, retained.withLock { $0 })
       } catch {
         log("cannot start a new journal for compaction: \(error); will retry")
         journal.records = 0  // retry after another `limits` worth
         return nil
       }
     }
-    guard let (finished, snapshot) = due else { return }
+    guard let (finished, snapshot, history) = due else { return }
     compactor.async {
       do {
         try JournalFiles.writeAtomically(
-          Self.snapshotBytes(snapshot), directory: self.path,
+          Self.snapshotBytes(snapshot, history), directory: self.path,
           name: JournalFiles.snapshotName(finished),
           temporary: JournalFiles.temporarySnapshotName(finished))
         for generation in (0...finished).reversed() {
@@ -79,9 +80,20 @@ extension JournalStorage {
     }
   }
 
-  static func snapshotBytes(_ values: [String: Data]) -> [UInt8] {
+  /// Every key's value; a key with retained history has its retained values first, oldest
+  /// first, and its value last (the last put of a key is its value).
+  static func snapshotBytes(
+    _ values: [String: Data], _ retained: [String: RetainedValues] = [:]
+  ) -> [UInt8] {
     var bytes = JournalFormat.snapshotMagic
     for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+      let history = retained[key]?.values ?? []
+      for old in history.dropLast() {
+        JournalFormat.append(.put, key: key, value: old, to: &bytes)
+      }
+      if let newest = history.last, newest != value {
+        JournalFormat.append(.put, key: key, value: newest, to: &bytes)
+      }
       JournalFormat.append(.put, key: key, value: value, to: &bytes)
     }
     JournalFormat.append(.end, key: "", value: nil, to: &bytes)

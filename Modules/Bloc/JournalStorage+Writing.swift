@@ -64,6 +64,7 @@ extension JournalStorage {
           write.completion(error)
           continue
         }
+        for earlier in write.earlier { batch.add(write.key, earlier) }
         batch.add(write.key, write.data)
         batch.completions.append(write.completion)
       }
@@ -73,6 +74,7 @@ extension JournalStorage {
         values.withLock { values in
           for change in batch.changes { values[change.key] = change.value }
         }
+        if limits.history > 0 { retain(batch.changes) }
       }
       for completion in batch.completions { completion(error) }
       if error == nil { compactIfDue() }
@@ -116,6 +118,21 @@ extension JournalStorage {
     }
   }
 
+  /// Keeps the values just written as the newest of their keys' history; a removed key's
+  /// history goes with it.
+  func retain(_ changes: [(key: String, value: Data?)]) {
+    let limit = limits.history
+    retained.withLock { retained in
+      for change in changes {
+        if let value = change.value {
+          retained[change.key, default: RetainedValues(limit: limit)].append(value)
+        } else {
+          retained[change.key] = nil
+        }
+      }
+    }
+  }
+
   /// When the journal file was deleted (the state directory removed), writing on would store
   /// nothing: start afresh in the (re-created) directory from the values in memory.
   func reopenIfGone(_ journal: inout OpenJournal) throws {
@@ -128,7 +145,7 @@ extension JournalStorage {
       atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let next = journal.generation + 1
     try JournalFiles.writeAtomically(
-      Self.snapshotBytes(values.withLock { $0 }), directory: path,
+      Self.snapshotBytes(values.withLock { $0 }, retained.withLock { $0 }), directory: path,
       name: JournalFiles.snapshotName(journal.generation),
       temporary: JournalFiles.temporarySnapshotName(journal.generation))
     let fd = try JournalFiles.createJournal(directory: path, generation: next)

@@ -42,9 +42,14 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   public struct Limits: Sendable {
     public var records: Int
     public var bytes: Int
-    public init(records: Int = 200_000, bytes: Int = 32 << 20) {
+    /// How many values are kept per key, the newest (the current value) last, across restarts
+    /// and compactions: a bloc stored here then stores every change with its cause and time
+    /// (``ChangeHistoryStorage``). 0 keeps none.
+    public var history: Int
+    public init(records: Int = 200_000, bytes: Int = 32 << 20, history: Int = 1000) {
       self.records = records
       self.bytes = bytes
+      self.history = max(0, history)
     }
   }
 
@@ -57,6 +62,9 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   let path: String
   let log: @Sendable (String) -> Void
   let values: Locked<[String: Data]>
+  /// The values last written under each key, oldest first (``Limits/history``); updated with
+  /// `values`, by the writer.
+  let retained: Locked<[String: RetainedValues]>
   let queue = Locked(Batch())
   let file: Locked<OpenJournal>
   // Every write, sync and journal switch runs here, one at a time.
@@ -129,9 +137,10 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     path = directory.path
     try FileManager.default.createDirectory(
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let recovery = try JournalRecovery.load(directory: path)
+    let recovery = try JournalRecovery.load(directory: path, historyLimit: limits.history)
     var notes = recovery.notes
     values = Locked(recovery.values)
+    retained = Locked(recovery.retained)
     var journal = OpenJournal(
       generation: recovery.generation, length: recovery.length ?? 0,
       records: recovery.recordsSinceSnapshot, damagedTails: recovery.damagedTails)
@@ -288,3 +297,11 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 }
 
 extension JournalStorage: StateSink {}
+
+extension JournalStorage: ChangeHistoryStorage {
+  public var historyLimit: Int { limits.history }
+
+  public func history(_ key: String) -> [Data] {
+    retained.withLock { Array($0[key]?.values ?? []) }
+  }
+}

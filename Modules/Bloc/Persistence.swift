@@ -94,6 +94,8 @@ public struct Persistence<State: Sendable>: Sendable {
   /// Whether the initial state is stored at creation when nothing is stored yet, so a computed
   /// initial state (a generated id, a timestamp) survives restarts.
   public let storesInitialState: Bool
+  /// The schema version states are stored with (``PersistableState/schemaVersion``).
+  let schemaVersion: Int
   /// The stored bytes of a state and what is told with it (``StoredChange``); the last
   /// argument, when given, sees the state's captured encoding first
   /// (``BlocBase/shareStoredEncoding(with:)``).
@@ -180,6 +182,7 @@ extension Persistence where State: PersistableState {
     self.key = key
     self.unreadable = unreadable
     self.storesInitialState = storeInitialState
+    schemaVersion = State.schemaVersion
     encode = { state, change, seen in
       // The text JSONEncoder (sorted keys) would write, written faster: it runs per change.
       try StoredJSON.encodeStored(

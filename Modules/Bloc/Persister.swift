@@ -26,6 +26,9 @@ import Foundation
     @usableFromInline var failedWrites: [FailedWrite] = []
     @usableFromInline var lastError: PersistenceError?
     @usableFromInline var waiters: [StoreWaiter] = []
+    /// Every change not yet taken for a write, oldest first, when each is stored as a value of
+    /// its own (``keepsEveryChange``): recorded under the bloc's lock, so in order.
+    @usableFromInline var backlog: [Recorded] = []
     /// The bloc, held while a write is staged or in flight and only then: it is told of the
     /// write's result, and a bloc dropped meanwhile still has its last change stored. (The
     /// bloc holds its persister, so holding it always would be a cycle; a weak reference would
@@ -61,6 +64,21 @@ import Foundation
     }
   }
 
+  /// A change noted for the next write, with why and when it was made.
+  @usableFromInline struct Recorded {
+    @usableFromInline let sequence: UInt64
+    @usableFromInline let state: State
+    @usableFromInline let cause: ChangeCause
+    @usableFromInline let time: Int64
+
+    @inlinable init(sequence: UInt64, state: State, cause: ChangeCause, time: Int64) {
+      self.sequence = sequence
+      self.state = state
+      self.cause = cause
+      self.time = time
+    }
+  }
+
   /// The changes (sequence numbers) a failed write took down, and why.
   @usableFromInline struct FailedWrite {
     @usableFromInline let sequences: ClosedRange<UInt64>
@@ -79,11 +97,46 @@ import Foundation
     let share: @Sendable (UInt64, EncodedValue) -> Void
   }
 
+  /// Whether every change is stored as a value of its own, with its cause and time (the
+  /// storage keeps history: ``ChangeHistoryStorage``), rather than only the newest state of
+  /// each write.
+  @usableFromInline let keepsEveryChange: Bool
+  /// How many values the storage keeps per key (0: no history).
+  let historyLimit: Int
+
   init(_ persistence: Persistence<State>, durable sequence: UInt64) {
     self.persistence = persistence
     self.progress = Locked(Progress(durable: sequence))
     self.sink = (persistence.storage as? any StateSink) ?? WriteThrough(persistence)
+    historyLimit = (persistence.storage as? any ChangeHistoryStorage)?.historyLimit ?? 0
+    keepsEveryChange = historyLimit > 0
   }
+
+  /// Notes change `sequence` with its cause and the time now, for the write that stores it.
+  /// Called under the bloc's lock, so changes are noted in order (when ``keepsEveryChange``).
+  @usableFromInline func record(_ state: State, sequence: UInt64, cause: ChangeCause) {
+    let time = Self.now()
+    progress.withLock { progress in
+      progress.backlog.append(Recorded(sequence: sequence, state: state, cause: cause, time: time))
+    }
+  }
+
+  /// Milliseconds since 1970 (UTC).
+  static func now() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+  }
+
+  /// The values the storage keeps for this bloc, oldest first.
+  func retainedChanges() -> [Data] {
+    (persistence.storage as? any ChangeHistoryStorage)?.history(persistence.key) ?? []
+  }
+
+  var schemaVersion: Int { persistence.schemaVersion }
+
+  /// The state in a stored value (migrated when older).
+  func decode(_ data: Data) throws -> State { try persistence.decodeStored(data).state }
 
   /// Stores `state`, the bloc `owner`'s change number `sequence`, with the sink's next write.
   @inlinable func schedule(_ state: State, sequence: UInt64, owner: BlocBase<State>) {
@@ -109,15 +162,21 @@ import Foundation
   /// The newest state, encoded, for the sink's next write; nil when a rollback dropped it.
   func takeForWrite() -> StagedWrite? {
     var released: BlocBase<State>?  // let go of outside the lock
-    let next = progress.withLock { progress -> (sequence: UInt64, state: State)? in
+    let next = progress.withLock {
+      progress -> (sequence: UInt64, state: State, noted: ArraySlice<Recorded>)? in
       guard let pending = progress.pending else {
         released = progress.endWriting()
         return nil
       }
       progress.pending = nil
-      return pending
+      guard keepsEveryChange else { return (pending.sequence, pending.state, []) }
+      // Every change up to the newest goes into this write, each a value of its own.
+      let end = progress.backlog.firstIndex { $0.sequence > pending.sequence }
+      let noted = progress.backlog[..<(end ?? progress.backlog.endIndex)]
+      progress.backlog.removeSubrange(..<(end ?? progress.backlog.endIndex))
+      return (pending.sequence, pending.state, noted)
     }
-    guard let (sequence, state) = next else {
+    guard let (sequence, state, noted) = next else {
       releaseLeftoverWaiters()
       withExtendedLifetime(released) {}
       return nil
@@ -125,10 +184,19 @@ import Foundation
     let key = persistence.key
     do {
       let shared = encodingShared.withLock { $0 }
+      var change = StoredChange(sequence: sequence)
+      var earlier = noted
+      if let newest = noted.last, newest.sequence == sequence {
+        change = StoredChange(sequence: sequence, cause: newest.cause, time: newest.time)
+        earlier = noted.dropLast()
+      }
       let data = try persistence.encode(
-        state, StoredChange(sequence: sequence), shared.map { hook in { hook.share(sequence, $0) } }
-      )
-      return StagedWrite(key: key, data: data) { error in
+        state, change, shared.map { hook in { hook.share(sequence, $0) } })
+      let before = try earlier.map { old in
+        try persistence.encode(
+          old.state, StoredChange(sequence: old.sequence, cause: old.cause, time: old.time), nil)
+      }
+      return StagedWrite(key: key, data: data, earlier: before) { error in
         self.finish(sequence, state, error.map { Self.failure(key, $0) })
       }
     } catch {
@@ -170,6 +238,7 @@ import Foundation
     progress.withLock { progress in
       guard sequence > progress.abandonedThrough else { return [] }
       if let pending = progress.pending, pending.sequence <= sequence { progress.pending = nil }
+      progress.backlog.removeAll { $0.sequence <= sequence }
       let first = max(progress.durable, progress.abandonedThrough) + 1
       if first <= sequence {
         // Consecutive failed writes with nothing stored between them share one range.

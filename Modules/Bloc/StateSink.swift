@@ -17,10 +17,13 @@ protocol StagedState: AnyObject, Sendable {
   func takeForWrite() -> StagedWrite?
 }
 
-/// One state to write under `key`; call `completion` once it is stored or cannot be.
+/// One state to write under `key`; call `completion` once it is stored or cannot be. For a
+/// storage that keeps history (``ChangeHistoryStorage``), `earlier` holds the changes made
+/// since the last write, before this one, each a value of its own, written first, in order.
 struct StagedWrite: Sendable {
   let key: String
   let data: Data
+  var earlier: [Data] = []
   let completion: @Sendable ((any Error)?) -> Void
 }
 

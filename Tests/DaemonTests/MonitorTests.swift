@@ -11,6 +11,15 @@ struct MonitorTests {
   }
   static let increment = send("counter", #"{"type":"increment"}"#)
 
+  /// A push without its `time` (when it concluded: it varies), which must be an RFC 3339 UTC
+  /// time with milliseconds.
+  static func timeless(_ push: JSON) -> JSON {
+    guard case .object(var members) = push else { return push }
+    let time = members.removeValue(forKey: "time")?.stringValue ?? ""
+    #expect(time.hasSuffix("Z") && time.count == "2026-12-01T19:20:01.123Z".count, "\(push)")
+    return .object(members)
+  }
+
   @Test func monitorPushesEveryConcludedEventWithItsStates() async throws {
     let daemon = try await DaemonProcess()
     let monitor = try daemon.client()
@@ -25,16 +34,17 @@ struct MonitorTests {
       ])
     _ = try await sender.call(Self.increment)
     #expect(
-      try await monitor.next() == [
-        "push": "event", "feature": "counter", "event": ["type": "increment"],
+      Self.timeless(try await monitor.next()) == [
+        "push": "event", "feature": "counter", "cause": "event", "event": ["type": "increment"],
         "outcome": "handled", "seq": 1, "before": ["count": 0], "after": ["count": 1],
       ])
     // No change: before and after are equal.
     _ = try await sender.call(Self.send("counter", #"{"type":"set","value":1}"#))
     #expect(
-      try await monitor.next() == [
-        "push": "event", "feature": "counter", "event": ["type": "set", "value": 1],
-        "outcome": "handled", "seq": 1, "before": ["count": 1], "after": ["count": 1],
+      Self.timeless(try await monitor.next()) == [
+        "push": "event", "feature": "counter", "cause": "event",
+        "event": ["type": "set", "value": 1], "outcome": "handled", "seq": 1,
+        "before": ["count": 1], "after": ["count": 1],
       ])
     // A failure carries its error.
     let refused = Self.send("settings", #"{"type":"set","key":"searchLimit","value":500}"#)
@@ -59,6 +69,42 @@ struct MonitorTests {
     #expect(try await monitor.call(#"{"id":"p","op":"ping"}"#)["id"] == "p")
     #expect(
       try await monitor.call(#"{"op":"unmonitor"}"#) == ["ok": true, "was_monitoring": false])
+  }
+
+  @Test func everyChangeIsPushedWithItsCause() async throws {
+    let daemon = try await DaemonProcess()
+    let monitor = try daemon.client()
+    let sender = try daemon.client()
+    _ = try await monitor.call(#"{"op":"monitor","features":["counter"]}"#)
+    _ = try await sender.call(Self.send("counter", #"{"type":"set","value":5}"#))
+    _ = try await monitor.next()
+    func change(_ request: String) async throws -> JSON {
+      _ = try await sender.call(request)
+      return Self.timeless(try await monitor.next())
+    }
+    #expect(
+      try await change(#"{"op":"undo","feature":"counter"}"#) == [
+        "push": "event", "feature": "counter", "cause": "undo", "outcome": "handled", "seq": 2,
+        "before": ["count": 5], "after": ["count": 0],
+      ])
+    #expect(
+      try await change(#"{"op":"redo","feature":"counter"}"#) == [
+        "push": "event", "feature": "counter", "cause": "redo", "outcome": "handled", "seq": 3,
+        "before": ["count": 0], "after": ["count": 5],
+      ])
+    #expect(
+      try await change(#"{"op":"goto","feature":"counter","seq":2}"#) == [
+        "push": "event", "feature": "counter", "cause": "goto", "target": 2,
+        "outcome": "handled", "seq": 4, "before": ["count": 5], "after": ["count": 0],
+      ])
+    #expect(
+      try await change(#"{"op":"restore","feature":"counter","state":{"count":8}}"#) == [
+        "push": "event", "feature": "counter", "cause": "restore", "outcome": "handled",
+        "seq": 5, "before": ["count": 0], "after": ["count": 8],
+      ])
+    // Nothing to undo after a refused request: no change, no push; the next line is the ping.
+    _ = try await sender.call(#"{"op":"goto","feature":"counter","seq":99}"#)
+    #expect(try await monitor.call(#"{"id":"p","op":"ping"}"#)["id"] == "p")
   }
 
   @Test func monitorOnlyTheFeaturesAsked() async throws {

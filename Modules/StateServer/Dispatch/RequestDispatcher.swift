@@ -220,6 +220,12 @@ public final class RequestDispatcher: ConnectionDelegate {
       session.respond(Self.describeReply(id: id, feature))
     case Request.Op.undo, Request.Op.redo:
       try undoOrRedo(request, session)
+    case Request.Op.history:
+      try history(request, session)
+    case Request.Op.goto:
+      try goto(request, session)
+    case Request.Op.restore:
+      try restore(request, session)
     case Request.Op.info:
       session.respond { self.infoReply(id: id) }
     case Request.Op.ping:
@@ -263,22 +269,8 @@ public final class RequestDispatcher: ConnectionDelegate {
     // Applied now, in frame order with the events this connection added before it. The
     // reply (state after it) waits for earlier replies and, like a `send`'s, until the change
     // is stored: an acknowledged undo survives a crash.
-    let covering = op == Request.Op.undo ? feature.undo() : feature.redo()
-    let id = request.id
-    guard let covering else {
-      session.respond { Self.historyReply(id: id, op: op, feature, changed: false, .handled) }
-      return
-    }
-    // The state right after the step, read now: by the time the change is stored, later
-    // requests may have moved the state on.
-    // Not stored yet: the reply carrying it waits until it is.
-    let after = Result { try feature.currentSnapshot() }
-    session.respond(
-      known: nil,
-      whenResolved: { resolve in
-        feature.whenStored(covering) { error in resolve(error.map { .failed($0) } ?? .handled) }
-      },
-      { outcome, _ in Self.historyReply(id: id, op: op, feature, changed: true, outcome, after) })
+    let made = feature.timeTravel.step(op == Request.Op.redo)
+    respond(toChange: made, request, feature, session)
   }
 
   // MARK: Watching and monitoring (the other replies: RequestDispatcher+Replies.swift)

@@ -1,10 +1,17 @@
 import BlocCore
 import FeatureKit
+import Glibc
 import Wire
 
-/// One concluded event as a monitor sees it.
+/// One concluded event, or one change made by a request (`undo`, `redo`, `goto`, `restore`),
+/// as a monitor sees it.
 struct ConcludedEvent: Sendable {
-  let event: JSON
+  /// `event`, or the op that made the change.
+  var cause = "event"
+  /// The event; nil for a change that no event made.
+  let event: JSON?
+  /// The seq a `goto` went to.
+  var target: UInt64?
   let outcome: EventOutcome
   /// The sequence number of `after`.
   let sequence: UInt64
@@ -12,6 +19,15 @@ struct ConcludedEvent: Sendable {
   /// nothing).
   let before: JSON
   let after: JSON
+  /// When it concluded: milliseconds since 1970 (UTC).
+  var time = ConcludedEvent.now()
+
+  /// Milliseconds since 1970 (UTC).
+  static func now() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+  }
 }
 
 /// A bloc observer that pairs each event of one bloc with the changes it made, and reports it

@@ -32,7 +32,8 @@ public final class Feature: Sendable {
   private let readStored: @Sendable () throws -> StateSnapshot
   private let readCurrent: @Sendable () throws -> StateSnapshot
   private let addEvent: @Sendable (EventPayload) throws(EventRefusal) -> EventReceipt
-  private let step: @Sendable (_ forward: Bool) -> UInt64?
+  /// history, goto, restore, undo and redo (Feature+TimeTravel.swift).
+  let timeTravel: TimeTravelAccess
   private let stored: @Sendable (UInt64, @escaping @Sendable (PersistenceError?) -> Void) -> Void
   private let settle: @Sendable () async -> Void
   private let shutDown: @Sendable () async -> Void
@@ -65,10 +66,7 @@ public final class Feature: Sendable {
     }
     // Wire's parsed value goes straight to the declaration: no text, no second parse.
     addEvent = add
-    step = { forward in
-      // The sequence read after the step covers it (it may also cover later changes).
-      (forward ? bloc.redo() : bloc.undo()) ? bloc.sequence : nil
-    }
+    timeTravel = TimeTravelAccess.make(description, bloc: bloc)
     stored = { sequence, body in bloc.whenStored(sequence, body) }
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
@@ -119,13 +117,13 @@ public final class Feature: Sendable {
   /// How many connections watch this feature.
   public var watcherCount: Int { watchers.watcherCount }
 
-  /// Undoes the last change. Returns a sequence number that covers the change (for
-  /// ``whenStored(_:_:)``), or nil when there was nothing to undo.
-  public func undo() -> UInt64? { step(false) }
+  /// Undoes the last change. Returns its sequence number (for ``whenStored(_:_:)``), or nil
+  /// when there was nothing to undo.
+  public func undo() -> UInt64? { timeTravel.step(false)?.sequence }
 
-  /// Redoes the last undone change. Returns a sequence number that covers the change, or nil
-  /// when there was nothing to redo.
-  public func redo() -> UInt64? { step(true) }
+  /// Redoes the last undone change. Returns its sequence number, or nil when there was
+  /// nothing to redo.
+  public func redo() -> UInt64? { timeTravel.step(true)?.sequence }
 
   /// Calls `body` once the state of `sequence` (or a later one) is stored, with the error if
   /// that write failed; at once when the feature persists nothing.

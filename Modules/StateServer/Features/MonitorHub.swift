@@ -89,6 +89,12 @@ final class MonitorHub: Sendable {
     if let token { uninstall(token) }
   }
 
+  /// Pushes a change a request made (`undo`, `redo`, `goto`, `restore`) to the monitors, once
+  /// it is stored.
+  func report(_ change: ConcludedEvent) {
+    deliver(change)
+  }
+
   private func deliver(_ event: ConcludedEvent) {
     state.withLock { state in
       guard !state.monitors.isEmpty else { return }
@@ -110,15 +116,23 @@ final class MonitorHub: Sendable {
     }
   }
 
-  /// `{"push":"event","feature":…,"event":…,"outcome":…,["error":…,]"seq":…,"before":…,
-  /// "after":…[,"missed":N]}\n`
+  /// `{"push":"event","feature":…,"cause":…,["event":…,]["target":…,]"outcome":…,
+  /// ["error":…,]"seq":…,"time":…,"before":…,"after":…[,"missed":N]}\n`
   static func line(_ feature: String, _ event: ConcludedEvent, missed: Int) -> [UInt8] {
     var line: [UInt8] = []
     line.reserveCapacity(256)
     line.appendASCII(#"{"push":"event","feature":"#)
     JSONSerializer.writeString(feature, to: &line)
-    line.appendASCII(#","event":"#)
-    JSONSerializer.write(event.event, to: &line)
+    line.appendASCII(#","cause":"#)
+    JSONSerializer.writeString(event.cause, to: &line)
+    if let payload = event.event {
+      line.appendASCII(#","event":"#)
+      JSONSerializer.write(payload, to: &line)
+    }
+    if let target = event.target {
+      line.appendASCII(#","target":"#)
+      JSONSerializer.writeInteger(Int64(clamping: target), to: &line)
+    }
     line.appendASCII(#","outcome":"#)
     JSONSerializer.writeString(event.outcome.name, to: &line)
     if case .failed(let error) = event.outcome {
@@ -132,6 +146,8 @@ final class MonitorHub: Sendable {
     }
     line.appendASCII(#","seq":"#)
     JSONSerializer.writeInteger(Int64(clamping: event.sequence), to: &line)
+    line.appendASCII(#","time":"#)
+    JSONSerializer.writeString(RFC3339.format(milliseconds: event.time), to: &line)
     line.appendASCII(#","before":"#)
     JSONSerializer.write(event.before, to: &line)
     line.appendASCII(#","after":"#)

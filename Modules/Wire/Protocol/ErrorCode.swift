@@ -36,6 +36,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable {
   public static let storageFailed: ErrorCode = "storage_failed"
   /// The operation is valid but not supported here (e.g. undo without history).
   public static let notSupported: ErrorCode = "not_supported"
+  /// The `seq` asked for names no retained state of the feature: older than the oldest
+  /// retained, in the future, or a change that was never stored.
+  public static let seqNotRetained: ErrorCode = "seq_not_retained"
   /// The server failed; not the client's fault.
   public static let internalError: ErrorCode = "internal_error"
 }

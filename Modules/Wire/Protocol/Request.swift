@@ -43,11 +43,15 @@ public struct Request: Hashable, Sendable {
     public static let ping = "ping"
     public static let monitor = "monitor"
     public static let unmonitor = "unmonitor"
+    public static let history = "history"
+    public static let goto = "goto"
+    public static let restore = "restore"
     /// The daemon's state: version, uptime, clients, counts, features, journal.
     public static let info = "info"
     /// All of the above.
     public static let all = [
       send, get, watch, unwatch, features, describe, undo, redo, ping, monitor, unmonitor, info,
+      history, goto, restore,
     ]
   }
 }
