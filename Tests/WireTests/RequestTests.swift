@@ -143,9 +143,11 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
   }
 
   @Test func opNames() {
-    #expect(Request.Op.all.count == 12)
-    #expect(Set(Request.Op.all).count == 12)
+    #expect(Request.Op.all.count == 15)
+    #expect(Set(Request.Op.all).count == 15)
     #expect(Request.Op.all.contains("info"))
+    #expect(Request.Op.all.contains("history") && Request.Op.all.contains("goto"))
+    #expect(Request.Op.all.contains("restore"))
     #expect(Request.Op.all.contains("unwatch"))
     #expect(Request.Op.all.contains("monitor"))
   }
