@@ -59,8 +59,11 @@ struct ReplyScriptRun {
     return client
   }
 
+  /// The state directory as `<dir>`, and times (`"time":"2026-12-01T19:20:01.123Z"`, when a
+  /// change was made) as `"time":"<time>"`: they vary from run to run.
   private func normalized(_ line: String) -> String {
     line.replacingOccurrences(of: directory, with: "<dir>")
+      .replacing(#/"time":"[0-9T:.Z-]+"/#, with: #""time":"<time>""#)
   }
 
   /// Fills the tmpfs, then spends the slack of the journal's last page on increments (a
