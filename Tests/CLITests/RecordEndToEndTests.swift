@@ -6,10 +6,17 @@ import Wire
 /// `monitor --record`, `replay`'s refusals and `export-test`, with the statectl binary against
 /// a real stated and real files.
 @Suite(.serialized) struct RecordEndToEndTests {
-  /// Records `sends` (statectl argument lists) of counter and settings to a file; returns its
-  /// lines. The recording is on once its header is written.
+  /// Records `sends` (each the arguments of a `statectl send`) of counter and settings to a
+  /// file; returns its lines. The recording is on once its header is written.
   static func record(
     _ daemon: StatedProcess, to path: String, sends: [[String]]
+  ) async throws -> [String] {
+    try await record(daemon, to: path, commands: sends.map { ["send"] + $0 })
+  }
+
+  /// Records `commands` (statectl argument lists, each making one change or event).
+  static func record(
+    _ daemon: StatedProcess, to path: String, commands sends: [[String]]
   ) async throws -> [String] {
     let socket = ["--socket", daemon.socketPath]
     let (process, _, _) = try startStatectl(
@@ -21,7 +28,7 @@ import Wire
       }
       try await Task.sleep(for: .milliseconds(5))
     }
-    for send in sends { _ = try await statectl(["send"] + send + socket) }
+    for send in sends { _ = try await statectl(send + socket) }
     #expect(try await waitForExit(process) == 0)
     return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
   }
@@ -104,5 +111,68 @@ import Wire
 
     let state = try await statectl(["get", "counter"] + socket)
     #expect(try state.jsonLines.first?["state"] == ["count": 1], "nothing was sent")
+  }
+}
+
+/// `replay` against real daemons: a recorded session of counter and settings replays on a fresh
+/// daemon with exit status 0; the same file with one recorded state edited stops at that seq
+/// with exit status 1; a torn last line is ignored.
+@Suite(.serialized) struct ReplayEndToEndTests {
+  static let session: [[String]] = [
+    ["send", "counter", "increment"],
+    ["send", "settings", "set", "key=counterStep", "value:=5"],
+    ["send", "counter", "increment"],
+    ["send", "settings", "set", "key=counterMaximum", "value:=8"],
+    ["send", "counter", "increment"],  // refused: 11 is above 8
+    ["undo", "counter"],
+    ["redo", "counter"],
+    ["send", "counter", "set", "value:=2"],
+  ]
+
+  @Test func aRecordedSessionReplaysAndAnEditedOneDiverges() async throws {
+    let recorded = try await StatedProcess()
+    let path = recorded.directory + "/session.ndjson"
+    let lines = try await RecordEndToEndTests.record(
+      recorded, to: path, commands: Self.session)
+    try #require(lines.count == Self.session.count + 1, "\(lines)")
+
+    let fresh = try await StatedProcess()
+    let replayed = try await statectl(["replay", path, "--socket", fresh.socketPath])
+    #expect(replayed.status == 0, "\(replayed.standardOutput)\(replayed.standardError)")
+    let report = try #require(try replayed.jsonLines.first)
+    #expect(report["ok"] == true)
+    #expect(report["replayed"] == 8, "every change, the refused event too")
+    let human = try await statectl(["replay", path, "--human", "--socket", fresh.socketPath])
+    #expect(human.standardOutput.contains("every outcome and state matches"))
+
+    // One event's recorded state edited: the replay stops there and names its seq.
+    var edited = lines
+    let index = try #require(
+      edited.firstIndex { $0.contains(#""after":{"count":6}"#) }, "the second increment")
+    edited[index] = edited[index].replacingOccurrences(
+      of: #""after":{"count":6}"#, with: #""after":{"count":60}"#)
+    let seq = try #require(try JSONParser().parse(edited[index])["seq"]?.intValue)
+    let editedPath = recorded.directory + "/edited.ndjson"
+    try (edited.joined(separator: "\n") + "\n").write(
+      toFile: editedPath, atomically: true, encoding: .utf8)
+    let other = try await StatedProcess()
+    let diverged = try await statectl(["replay", editedPath, "--socket", other.socketPath])
+    #expect(diverged.status == 1)
+    let divergence = try #require(try diverged.jsonLines.first?["divergence"])
+    #expect(divergence["seq"]?.intValue == seq)
+    #expect(divergence["expected"]?["state"] == ["count": 60])
+    #expect(divergence["actual"]?["state"] == ["count": 6])
+    let text = try await statectl(["replay", editedPath, "--human", "--socket", other.socketPath])
+    #expect(text.status == 1)
+    #expect(text.standardOutput.contains("diverged at seq \(seq)"))
+    #expect(text.standardOutput.contains("~ count: 60 → 6"))
+
+    // A recording stopped mid-write: its torn last line is ignored.
+    let tornPath = recorded.directory + "/torn.ndjson"
+    try (lines.joined(separator: "\n") + "\n" + lines[1].prefix(30)).write(
+      toFile: tornPath, atomically: true, encoding: .utf8)
+    let third = try await StatedProcess()
+    let torn = try await statectl(["replay", tornPath, "--socket", third.socketPath])
+    #expect(torn.status == 0, "\(torn.standardOutput)\(torn.standardError)")
   }
 }
