@@ -16,5 +16,7 @@ func exitOnInterrupt() {
   pthread_sigmask(SIG_UNBLOCK, &signals, nil)
 }
 
-let statectl = Statectl(console: StandardConsole(), willWatch: exitOnInterrupt)
+let statectl = Statectl(
+  console: StandardConsole(), willWatch: exitOnInterrupt,
+  opensShell: isatty(0) == 1 && isatty(1) == 1)
 exit(statectl.run(Array(CommandLine.arguments.dropFirst())).rawValue)

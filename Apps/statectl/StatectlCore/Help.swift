@@ -25,6 +25,7 @@ public enum Help {
     statectl knows no feature itself; everything comes from the daemon.
 
     Usage: statectl [OPTIONS] COMMAND [ARGUMENTS]
+           statectl [OPTIONS]    (on a terminal: the interactive shell, see below)
 
     Commands:
       send FEATURE EVENT [FIELD=TEXT | FIELD:=JSON ...]
@@ -75,6 +76,8 @@ public enum Help {
       -h, --help         show help
       -V, --version      print statectl's version
 
+    \(shellSection)
+
     Examples:
       statectl ping
       statectl features
@@ -94,10 +97,12 @@ public enum Help {
       statectl call '{"op":"get","feature":"counter"}'
       statectl -r 5 -i 1 get counter
       source <(statectl completions bash)
+      statectl           (on a terminal: the interactive shell)
 
     Environment:
       STATED_SOCKET      the daemon's socket, unless --socket is given
       XDG_RUNTIME_DIR    where the default socket lives (see --socket)
+      XDG_STATE_HOME     where the interactive shell keeps its history
 
     \(exitStatuses)
     """

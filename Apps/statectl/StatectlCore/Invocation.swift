@@ -96,10 +96,16 @@ public enum Command: Equatable, Sendable {
 public struct CommandLineError: Error, Equatable, Sendable {
   public var message: String
   public var command: CommandName?
+  /// The options of a command line that names no command: on a terminal, `statectl` opens its
+  /// interactive shell with them instead of failing.
+  public var optionsWithoutCommand: GlobalOptions?
 
-  public init(_ message: String, command: CommandName? = nil) {
+  public init(
+    _ message: String, command: CommandName? = nil, optionsWithoutCommand: GlobalOptions? = nil
+  ) {
     self.message = message
     self.command = command
+    self.optionsWithoutCommand = optionsWithoutCommand
   }
 }
 
@@ -275,7 +281,7 @@ public struct Invocation: Equatable, Sendable {
         self.init(options: options, command: .help(nil))
         return
       }
-      throw CommandLineError("missing command")
+      throw CommandLineError("missing command", optionsWithoutCommand: options)
     }
     guard let name = CommandName(rawValue: first) else {
       var message = "unknown command '\(first)'"

@@ -35,6 +35,9 @@ public enum ManPage {
       ".SH SYNOPSIS",
       #".B statectl"#,
       #"[\fIOPTIONS\fR] \fICOMMAND\fR [\fIARGUMENTS\fR]"#,
+      ".br",
+      #".B statectl"#,
+      #"[\fIOPTIONS\fR]"#,
       ".SH DESCRIPTION",
     ]
     page += paragraph(sections[0].lines)
@@ -51,6 +54,7 @@ public enum ManPage {
             separator: "\n", omittingEmptySubsequences: false))
     }
     page += [".SH OPTIONS"] + preformatted(section("Options"))
+    page += [".SH INTERACTIVE SHELL"] + preformatted(section("Interactive shell"))
     page += [".SH ENVIRONMENT"] + preformatted(section("Environment"))
     page += [".SH EXIT STATUS"] + preformatted(section("Exit status"))
     page += [".SH EXAMPLES"] + preformatted(section("Examples"))
@@ -60,6 +64,10 @@ public enum ManPage {
       #".I $XDG_RUNTIME_DIR/stated/stated.sock"#,
       "the daemon's default socket; without XDG_RUNTIME_DIR,",
       #".IR /tmp/stated\-<uid>/stated.sock ."#,
+      ".TP",
+      #".I $XDG_STATE_HOME/statectl_history"#,
+      "the interactive shell's history; without XDG_STATE_HOME,",
+      #".IR ~/.local/state/statectl_history ."#,
       ".SH SEE ALSO",
       #".BR stated (8),"#,
       #".BR stated\-protocol (7),"#,

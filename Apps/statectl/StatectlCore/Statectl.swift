@@ -17,19 +17,24 @@ public struct Statectl {
   public var willWatch: () -> Void
   /// Reads standard input, a chunk at a time; nil (or empty) at its end. Injectable for tests.
   public var readInput: () -> [UInt8]?
+  /// Whether a command line without a command opens the interactive shell (`main`: when
+  /// standard input and output are a terminal); otherwise it is a usage error, as in a script.
+  public var opensShell: Bool
 
   public init(
     console: any Console,
     environment: @escaping (String) -> String? = Statectl.processEnvironment,
     uid: UInt32 = geteuid(),
     willWatch: @escaping () -> Void = {},
-    readInput: @escaping () -> [UInt8]? = Statectl.readStandardInput
+    readInput: @escaping () -> [UInt8]? = Statectl.readStandardInput,
+    opensShell: Bool = false
   ) {
     self.console = console
     self.environment = environment
     self.uid = uid
     self.willWatch = willWatch
     self.readInput = readInput
+    self.opensShell = opensShell
   }
 
   /// The next chunk of file descriptor 0; nil at its end or on an error.
@@ -54,6 +59,11 @@ public struct Statectl {
     do {
       invocation = try Invocation(parsing: arguments)
     } catch {
+      if opensShell, let options = error.optionsWithoutCommand {
+        let socket = SocketPath.resolve(option: options.socket, environment: environment, uid: uid)
+        return InteractiveShell(options: arguments, environment: environment, uid: uid)
+          .run(socket: socket)
+      }
       let helpCommand = error.command.map { "statectl help \($0.rawValue)" } ?? "statectl --help"
       let hint = "Run '\(helpCommand)' for usage."
       // Errors are JSON where replies would be: the command line could not be parsed, so

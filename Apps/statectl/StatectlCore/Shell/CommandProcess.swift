@@ -1,0 +1,54 @@
+import Glibc
+import SystemCalls
+
+/// Runs one command typed at the shell as its own `statectl` process (this very program, via
+/// /proc/self/exe), on the shell's terminal. A command is then exactly what it is on the command
+/// line, and Ctrl-C ends the command — a `watch`, or a `send` waiting for a daemon that does not
+/// answer — and not the shell, which only waits for it.
+enum CommandProcess {
+  /// Runs `statectl ARGUMENTS…` and returns its exit status (128 + N when signal N ended it).
+  static func run(_ arguments: [String]) -> Int32 {
+    let argv = (["statectl"] + arguments).map { strdup($0) } + [nil]
+    let envp = processEnvironment().map { strdup($0) } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid = pid_t()
+    let spawned = posix_spawn(&pid, "/proc/self/exe", nil, nil, argv, envp)
+    guard spawned == 0 else {
+      writeAll(2, "statectl: cannot start the command: \(errnoDescription(spawned))\n")
+      return 127
+    }
+    var status: Int32 = 0
+    _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
+    let signal = status & 0x7F
+    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+  }
+
+  /// The environment this process started with (NUL-separated in /proc/self/environ), which a
+  /// command inherits: STATED_SOCKET, XDG_RUNTIME_DIR and the like.
+  static func processEnvironment() -> [String] {
+    let fd = retryingOnInterrupt { open("/proc/self/environ", O_RDONLY | O_CLOEXEC) }
+    guard fd >= 0 else { return [] }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16384)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { buffer in
+        retryingOnInterrupt { read(fd, buffer.baseAddress, buffer.count) }
+      }
+      guard count > 0 else { break }
+      bytes += chunk[..<count]
+    }
+    return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Keeps the shell alive through Ctrl-C and Ctrl-\ while a command runs on the terminal (the
+  /// terminal signals its whole process group). A handler, unlike SIG_IGN, is not inherited:
+  /// the command gets the default actions back when it starts.
+  static func shieldShell() {
+    signal(SIGINT) { _ in }
+    signal(SIGQUIT) { _ in }
+  }
+}
