@@ -5,7 +5,8 @@ import Wire
 
 /// Scripts/stated_client.py at parity with statectl: `get` prints the state and its seq,
 /// `info`, `call` (one request, or NDJSON from stdin), `send FEATURE -`, `get --select`, and
-/// errors as JSON where output is, against a real daemon.
+/// errors as JSON where output is, and `history`, `goto` and `monitor` (every change, with its
+/// cause), against a real daemon.
 @Suite(.serialized) struct PythonClientTests {
   static let script = ProtocolDocumentTests.packageRoot.appendingPathComponent(
     "Scripts/stated_client.py"
@@ -110,6 +111,44 @@ import Wire
     let printed = try await monitor.value
     #expect(printed.status == 0, "\(printed.err)")
     #expect(try JSON(parsing: printed.out)["feature"] == "settings")
+  }
+
+  @Test func historyGotoAndMonitorSeeEveryChange() async throws {
+    let daemon = try await DaemonProcess()
+    let socket = daemon.socketPath
+    for _ in 0..<2 { _ = try await python(["send", "counter", "increment"], socket: socket) }
+
+    let last = try await python(["history", "counter", "--last", "1"], socket: socket)
+    #expect(last.status == 0, "\(last.err)")
+    let transition = try JSON(parsing: last.out)
+    #expect(transition["seq"] == 2)
+    #expect(transition["cause"] == "event")
+    #expect(transition["state"]?["count"] == 2)
+
+    // A monitor sees the goto as a change with its cause and target.
+    let monitor = Task { try await python(["monitor", "--count", "1"], socket: socket) }
+    let client = try daemon.client()
+    while try await client.call(#"{"op":"info"}"#)["clients"]?["monitoring"] != 1 {
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    let back = try await python(["goto", "counter", "1"], socket: socket)
+    #expect(back.status == 0, "\(back.err)")
+    #expect(back.out == #"{"changed":true,"state":{"count":1},"seq":3}"# + "\n")
+    let pushed = try JSON(parsing: try await monitor.value.out)
+    #expect(pushed["cause"] == "goto")
+    #expect(pushed["target"] == 1)
+    #expect(pushed["after"]?["count"] == 1)
+
+    let since = try await python(["history", "counter", "--since", "3"], socket: socket)
+    #expect(try JSON(parsing: since.out)["target"] == 1)
+
+    // Refused, and nothing changes: a seq in the future, a seq that is not a number.
+    let future = try await python(["goto", "counter", "99"], socket: socket)
+    #expect(future.status == 1)
+    #expect(try JSON(parsing: future.err)["error"]?["code"] == "seq_not_retained")
+    let notANumber = try await python(["goto", "counter", "x"], socket: socket)
+    #expect(notANumber.status == 2)
+    #expect(try await client.call(#"{"op":"get","feature":"counter"}"#)["seq"] == 3)
   }
 
   @Test func errorsInAPipeAreJSONWithHints() async throws {
