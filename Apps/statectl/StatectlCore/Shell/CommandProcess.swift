@@ -8,11 +8,11 @@ import SystemCalls
 enum CommandProcess {
   /// Runs `statectl ARGUMENTS…` and returns its exit status (128 + N when signal N ended it).
   static func run(_ arguments: [String]) -> Int32 {
-    let argv = (["statectl"] + arguments).map { strdup($0) } + [nil]
-    let envp = processEnvironment().map { strdup($0) } + [nil]
+    let argv = (["statectl"] + arguments).map(cString) + [nil]
+    let envp = processEnvironment().map(cString) + [nil]
     defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
+      argv.forEach { $0?.deallocate() }
+      envp.forEach { $0?.deallocate() }
     }
     var pid = pid_t()
     let spawned = posix_spawn(&pid, "/proc/self/exe", nil, nil, argv, envp)
@@ -24,6 +24,15 @@ enum CommandProcess {
     _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
     let signal = status & 0x7F
     return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+  }
+
+  /// A C copy of `string`, allocated and freed by Swift: the static libc's `strdup` bypasses
+  /// ThreadSanitizer's allocator, whose `free` then aborts the process.
+  static func cString(_ string: String) -> UnsafeMutablePointer<CChar>? {
+    let bytes = string.utf8CString
+    let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+    bytes.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: $0.count) }
+    return copy
   }
 
   /// The environment this process started with (NUL-separated in /proc/self/environ), which a
