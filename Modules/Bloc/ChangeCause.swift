@@ -14,9 +14,9 @@ public enum ChangeCause: Sendable {
   /// ``BlocBase/redo()``.
   case redo
   /// A return to the state right after an earlier change, the one with this sequence number
-  /// (``BlocBase/goto(_:)``).
+  /// (the daemon's `goto`, made with ``BlocBase/restore(_:cause:)``).
   case goto(UInt64)
-  /// A state set from outside with ``BlocBase/restore(_:)``.
+  /// A state set from outside with ``BlocBase/restore(_:cause:)``.
   case restore
   /// A stored state of an older schema version, upgraded when the bloc was created.
   case migration
