@@ -104,23 +104,10 @@ extension Conversation {
     _ connection: WireConnection
   ) throws(Failure) -> (line: [UInt8], reply: JSONObject) {
     while true {
-      let line: [UInt8]?
-      do {
-        line = try connection.readLine()
-      } catch {
-        throw Failure(
-          status: .connectionFailed, message: Diagnostics.conversation(error, timeout: timeout))
-      }
-      guard let line else {
+      guard let (line, object) = try nextMessage(connection) else {
         throw Failure(
           status: .connectionFailed,
           message: "statectl: the daemon closed the connection before every reply came")
-      }
-      guard case .object(let object)? = try? JSONParser().parse(line) else {
-        throw Failure(
-          status: .connectionFailed,
-          message: "statectl: malformed message from the daemon: "
-            + String(decoding: line.prefix(200), as: UTF8.self))
       }
       if object["push"] == nil { return (line, object) }
     }
