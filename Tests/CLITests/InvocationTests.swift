@@ -2,20 +2,7 @@ import StatectlCore
 import Testing
 import Wire
 
-@Suite struct InvocationTests {
-  func parse(_ arguments: String...) throws -> Invocation {
-    try Invocation(parsing: arguments)
-  }
-
-  func usageError(_ arguments: String...) -> CommandLineError? {
-    do {
-      _ = try Invocation(parsing: arguments)
-      return nil
-    } catch {
-      return error
-    }
-  }
-
+@Suite struct InvocationTests: CommandLineParsing {
   @Test func commandsWithTheirArguments() throws {
     #expect(try parse("get", "counter").command == .get(features: ["counter"]))
     #expect(try parse("describe", "counter").command == .describe(feature: "counter"))

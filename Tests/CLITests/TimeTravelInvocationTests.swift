@@ -3,20 +3,7 @@ import Testing
 
 /// The command lines of time travel: history, goto, monitor --diff/--record, replay,
 /// export-test.
-@Suite struct TimeTravelInvocationTests {
-  func parse(_ arguments: String...) throws -> Invocation {
-    try Invocation(parsing: arguments)
-  }
-
-  func usageError(_ arguments: String...) -> CommandLineError? {
-    do {
-      _ = try Invocation(parsing: arguments)
-      return nil
-    } catch {
-      return error
-    }
-  }
-
+@Suite struct TimeTravelInvocationTests: CommandLineParsing {
   @Test func history() throws {
     #expect(
       try parse("history", "counter").command == .history(feature: "counter", last: nil, since: nil)
