@@ -19,10 +19,7 @@ import Wire
   func startsServesAndKeepsTheTornTailOnAFullDisk(sync: String) async throws {
     let directory = TemporaryDirectory()
     let state = directory.path + "/state"
-    guard StorageFaultTests.mountTmpfs(state, size: "128k") else {
-      print("skipped: mounting a tmpfs needs root and CAP_SYS_ADMIN")
-      return
-    }
+    guard StorageFaultTests.mountTmpfsForTest(state, size: "128k") else { return }
     defer { StorageFaultTests.unmount(state) }
     let arguments = ["--sync", sync]
     do {
@@ -89,24 +86,24 @@ import Wire
     #expect(try await daemon.waitForExit() == 0)
   }
 
+  /// Stores "a" = "stored" with one record per journal: the write is compacted into snapshot 1
+  /// and journal 2 begins.
+  static func storeInSnapshotOne(_ url: URL) throws {
+    let storage = try JournalStorage(directory: url, limits: .init(records: 1))
+    try storage.write("a", Data("stored".utf8))
+    storage.close()
+  }
+
   /// A crash as a new journal was created left a torn header, and the disk is full: the
   /// journal opens with the snapshot's values and keeps the torn bytes; once there is room
   /// they go aside and the journal is started again, with a whole header.
   @Test func aTornJournalHeaderOnAFullDiskIsKeptAndTheJournalStartedAgain() throws {
     let directory = TemporaryDirectory()
     let state = directory.path + "/state"
-    guard StorageFaultTests.mountTmpfs(state, size: "128k") else {
-      print("skipped: mounting a tmpfs needs root and CAP_SYS_ADMIN")
-      return
-    }
+    guard StorageFaultTests.mountTmpfsForTest(state, size: "128k") else { return }
     defer { StorageFaultTests.unmount(state) }
     let url = URL(fileURLWithPath: state, isDirectory: true)
-    do {
-      // One record per journal: the write is compacted into snapshot 1, journal 2 begins.
-      let storage = try JournalStorage(directory: url, limits: .init(records: 1))
-      try storage.write("a", Data("stored".utf8))
-      storage.close()
-    }
+    try Self.storeInSnapshotOne(url)
     let journal = state + "/journal.00000002.log"
     #expect(fileExists(state + "/snapshot.00000001.bin"))
     let torn = Data("BLOCJ".utf8)
@@ -139,17 +136,10 @@ import Wire
   @Test func anEmptyJournalOnAFullDiskOpensAndGetsItsHeaderOnceThereIsRoom() throws {
     let directory = TemporaryDirectory()
     let state = directory.path + "/state"
-    guard StorageFaultTests.mountTmpfs(state, size: "128k") else {
-      print("skipped: mounting a tmpfs needs root and CAP_SYS_ADMIN")
-      return
-    }
+    guard StorageFaultTests.mountTmpfsForTest(state, size: "128k") else { return }
     defer { StorageFaultTests.unmount(state) }
     let url = URL(fileURLWithPath: state, isDirectory: true)
-    do {
-      let storage = try JournalStorage(directory: url, limits: .init(records: 1))
-      try storage.write("a", Data("stored".utf8))
-      storage.close()
-    }
+    try Self.storeInSnapshotOne(url)
     let journal = state + "/journal.00000002.log"
     #expect(truncate(journal, 0) == 0)
     StorageFaultTests.fill(state + "/filler")

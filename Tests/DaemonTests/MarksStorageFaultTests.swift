@@ -23,10 +23,7 @@ import Wire
   func refusedMarkChangesAreNeverShownBuiltUponOrStored(sync: String) async throws {
     let directory = TemporaryDirectory()
     let state = directory.path + "/state"
-    guard StorageFaultTests.mountTmpfs(state, size: "128k") else {
-      print("skipped: mounting a tmpfs needs root and CAP_SYS_ADMIN")
-      return
-    }
+    guard StorageFaultTests.mountTmpfsForTest(state, size: "128k") else { return }
     defer { StorageFaultTests.unmount(state) }
     var daemon: DaemonProcess? = try await DaemonProcess(
       directory: directory, arguments: ["--sync", sync])

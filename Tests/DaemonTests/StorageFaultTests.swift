@@ -23,6 +23,13 @@ import Wire
     return mount.terminationStatus == 0
   }
 
+  /// A test's full-disk state directory: mounted, or false after saying the test is skipped.
+  static func mountTmpfsForTest(_ path: String, size: String) -> Bool {
+    if mountTmpfs(path, size: size) { return true }
+    print("skipped: mounting a tmpfs needs root and CAP_SYS_ADMIN")
+    return false
+  }
+
   static func unmount(_ path: String) {
     let umount = Process()
     umount.executableURL = URL(fileURLWithPath: "/bin/umount")
@@ -47,10 +54,7 @@ import Wire
   func aFullDiskFailsChangesAndStoresNoneOfThemLater(sync: String) async throws {
     let directory = TemporaryDirectory()
     let state = directory.path + "/state"
-    guard Self.mountTmpfs(state, size: "128k") else {
-      print("skipped: mounting a tmpfs needs root and CAP_SYS_ADMIN")
-      return
-    }
+    guard Self.mountTmpfsForTest(state, size: "128k") else { return }
     defer { Self.unmount(state) }
     var daemon: DaemonProcess? = try await DaemonProcess(
       directory: directory, arguments: ["--sync", sync])
