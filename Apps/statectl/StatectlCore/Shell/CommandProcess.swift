@@ -38,18 +38,7 @@ enum CommandProcess {
   /// The environment this process started with (NUL-separated in /proc/self/environ), which a
   /// command inherits: STATED_SOCKET, XDG_RUNTIME_DIR and the like.
   static func processEnvironment() -> [String] {
-    let fd = retryingOnInterrupt { open("/proc/self/environ", O_RDONLY | O_CLOEXEC) }
-    guard fd >= 0 else { return [] }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16384)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { buffer in
-        retryingOnInterrupt { read(fd, buffer.baseAddress, buffer.count) }
-      }
-      guard count > 0 else { break }
-      bytes += chunk[..<count]
-    }
+    guard let bytes = try? TextFile.read("/proc/self/environ") else { return [] }
     return bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
   }
 

@@ -68,18 +68,7 @@ public struct ShellHistory {
   }
 
   static func load(_ path: String, limit: Int) -> [String] {
-    let fd = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
-    guard fd >= 0 else { return [] }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { buffer in
-        retryingOnInterrupt { read(fd, buffer.baseAddress, buffer.count) }
-      }
-      guard count > 0 else { break }
-      bytes += chunk[..<count]
-    }
+    guard let bytes = try? TextFile.read(path) else { return [] }
     let lines = bytes.split(separator: UInt8(ascii: "\n")).map {
       String(decoding: $0, as: UTF8.self)
     }
