@@ -38,6 +38,8 @@ public final class Feature: Sendable {
   private let settle: @Sendable () async -> Void
   private let shutDown: @Sendable () async -> Void
   let audit: @Sendable () -> [String]
+  /// Runs a visitor with the bloc, its types known (``FeatureRegistry/visit(_:_:)``).
+  let open: FeatureOpener
   let watchers: WatchHub
   let monitors: MonitorHub
 
@@ -71,6 +73,7 @@ public final class Feature: Sendable {
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
     audit = { [name] in Self.problems(of: name, declaration, bloc) }
+    open = { try await $0.visit(bloc) }
     let name = name
     watchers = WatchHub(
       feature: name,

@@ -15,8 +15,6 @@ import Wire
 /// Register every feature before the server starts; names are unique.
 public final class FeatureRegistry: Sendable {
   private let entries = Locked<[Feature]>([])
-  /// Each feature's bloc with its types, by name, for ``visit(_:_:)``.
-  @usableFromInline let openers = Locked<[String: FeatureOpener]>([:])
 
   public init() {}
 
@@ -32,7 +30,6 @@ public final class FeatureRegistry: Sendable {
     let declaration = Description.Event.declaration
     let codec = StateCodec<Description.State>()
     Self.shareStoredEncoding(of: bloc, with: codec)
-    openers.withLock { $0[description.name] = { try await $0.visit(bloc) } }
     insert(
       Feature(
         description, bloc: bloc, codec: codec,

@@ -26,8 +26,8 @@ extension FeatureRegistry {
   /// feature has that name.
   @discardableResult
   public func visit(_ name: String, _ visitor: some FeatureVisitor) async throws -> Bool {
-    guard let open = openers.withLock({ $0[name] }) else { return false }
-    try await open(visitor)
+    guard let feature = feature(named: name) else { return false }
+    try await feature.open(visitor)
     return true
   }
 }
