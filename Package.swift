@@ -2,7 +2,8 @@
 // The Bloc workspace: a BLoC state library for Swift on Linux, three feature
 // modules, and a daemon (`stated`) with its CLI (`statectl`).
 //
-// Dependencies point one way: Apps → StateServer / Wire → features → BlocCore.
+// Dependencies point one way: Apps → StateServer → features → FeatureKit → BlocCore, Wire
+// (Wire is Foundation-free: JSON, framing, messages, the client).
 import PackageDescription
 
 let package = Package(
@@ -22,8 +23,9 @@ let package = Package(
     .target(name: "BlocCore", dependencies: ["SystemCalls"], path: "Modules/Bloc"),
     .target(name: "BlocTest", dependencies: ["BlocCore"], path: "Modules/BlocTest"),
 
-    // How a feature declares its events and state once (JSON, validation, `describe`).
-    .target(name: "FeatureKit", dependencies: ["BlocCore"], path: "Modules/FeatureKit"),
+    // How a feature declares its events and state once (JSON, validation, `describe`); its
+    // events are read straight from a request's bytes with Wire's JSON cursor.
+    .target(name: "FeatureKit", dependencies: ["BlocCore", "Wire"], path: "Modules/FeatureKit"),
     // Features: each depends on BlocCore and FeatureKit only, never on another feature.
     .target(name: "Settings", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/Settings"),
     .target(name: "Counter", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/Counter"),
@@ -93,7 +95,7 @@ let package = Package(
       name: "FeatureTests",
       dependencies: [
         "BlocCore", "BlocTest", "FeatureKit", "Counter", "Settings", "AppSearch", "StateServer",
-        "StatedFeatures",
+        "StatedFeatures", "Wire",
         // new-feature: feature test dependencies go above this line.
       ],
       path: "Tests/FeatureTests"),

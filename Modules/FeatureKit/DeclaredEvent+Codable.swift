@@ -18,11 +18,10 @@ extension DeclaredEvent {
         "field 'event.type' must be a string (one of: \(types)), got "
           + FieldInput(object, .type).sketch)
     }
-    var members: [(name: String, value: FieldInput)] = []
-    for key in object.allKeys where key != .type {
-      members.append((key.stringValue, FieldInput(object, key)))
+    self = try declaration.decode(type: type, names: object.allKeys.map(\.stringValue)) { name in
+      let key = FieldKey(name)
+      return object.contains(key) ? FieldInput(object, key) : nil
     }
-    self = try declaration.decode(type: type, fields: EventInput(members))
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -1,3 +1,5 @@
+import Wire
+
 /// One event of a feature, declared once: its `type`, what it does, its fields, and how to
 /// make the event from them.
 ///
@@ -18,14 +20,15 @@ public struct EventCase<Event: Sendable>: Sendable {
   /// that sending it again may end otherwise: `describe` says `"effects": true`, and
   /// `statectl replay` compares it on outcome and shape only. See ``effectful()``.
   public private(set) var hasEffects = false
+  /// Makes the event from its fields, each looked up by name (nil when absent).
   @usableFromInline let build:
-    @Sendable (EventInput, _ example: String) throws(EventRefusal) -> Event
+    @Sendable ((String) -> FieldInput?, _ example: String) throws(EventRefusal) -> Event
   let writers: [@Sendable (Any) -> (any Encodable)?]
 
   init(
     _ type: String, _ summary: String, fields: [FieldShape], example: String?,
     writers: [@Sendable (Any) -> (any Encodable)?],
-    build: @escaping @Sendable (EventInput, String) throws(EventRefusal) -> Event
+    build: @escaping @Sendable ((String) -> FieldInput?, String) throws(EventRefusal) -> Event
   ) {
     self.type = type
     self.summary = summary
@@ -35,15 +38,21 @@ public struct EventCase<Event: Sendable>: Sendable {
     self.build = build
   }
 
-  /// Checks `fields` (unknown ones first), reads them, and makes the event. Inlinable, so that
-  /// the daemon's path for every event is specialised for `Event`.
+  /// Checks the members of the event object at `event` (unknown ones first, in their order),
+  /// then reads each field from the bytes as it is asked for and makes the event. Inlinable,
+  /// so that the daemon's path for every event is specialised for `Event`.
   @inlinable
-  func decode(_ fields: EventInput) throws(EventRefusal) -> Event {
-    for member in fields.members where !self.fields.contains(where: { $0.name == member.name }) {
-      throw unknownField(member.name)
+  func decode(_ event: JSONCursor) throws(EventRefusal) -> Event {
+    try event.forEachMember { key, _ throws(EventRefusal) in
+      guard key.matches("type") || fields.contains(where: { key.matches($0.name) }) else {
+        throw unknownField(key.string)
+      }
     }
-    return try build(fields, example)
+    return try build({ name in event.member(name).map(FieldInput.init) }, example)
   }
+
+  /// Whether the event has a field `name`.
+  func declares(_ name: String) -> Bool { fields.contains { $0.name == name } }
 
   @usableFromInline
   func unknownField(_ member: String) -> EventRefusal {
@@ -91,8 +100,8 @@ extension EventCase {
     _ make: @escaping @Sendable (A) throws(EventRefusal) -> Event
   ) -> EventCase {
     EventCase(type, summary, fields: [a.shape], example: example, writers: [writer(a)]) {
-      fields, example throws(EventRefusal) in
-      try make(a.value(in: fields, example: example))
+      lookup, example throws(EventRefusal) in
+      try make(a.value(in: lookup, example: example))
     }
   }
 
@@ -104,8 +113,8 @@ extension EventCase {
     EventCase(
       type, summary, fields: [a.shape, b.shape], example: example,
       writers: [writer(a), writer(b)]
-    ) { fields, example throws(EventRefusal) in
-      try make(a.value(in: fields, example: example), b.value(in: fields, example: example))
+    ) { lookup, example throws(EventRefusal) in
+      try make(a.value(in: lookup, example: example), b.value(in: lookup, example: example))
     }
   }
 
@@ -117,10 +126,10 @@ extension EventCase {
     EventCase(
       type, summary, fields: [a.shape, b.shape, c.shape], example: example,
       writers: [writer(a), writer(b), writer(c)]
-    ) { fields, example throws(EventRefusal) in
+    ) { lookup, example throws(EventRefusal) in
       try make(
-        a.value(in: fields, example: example), b.value(in: fields, example: example),
-        c.value(in: fields, example: example))
+        a.value(in: lookup, example: example), b.value(in: lookup, example: example),
+        c.value(in: lookup, example: example))
     }
   }
 

@@ -1,4 +1,5 @@
 import BlocCore
+import Wire
 
 /// Every event of a feature, declared once, in the order `describe` lists them.
 ///
@@ -35,13 +36,47 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     byType[type].map { cases[$0] }
   }
 
-  /// The event `{"type": type, …fields}`, or the protocol's reason to refuse it. Unknown fields
-  /// are refused before anything else is checked.
+  /// The event `{"type": …, …fields}` at `event` (an object, in a checked document), read
+  /// straight from its bytes, or the protocol's reason to refuse it: `type` first (missing,
+  /// not a string, unknown), then unknown members, then the fields in declaration order. A
+  /// repeated member counts once, with its last value.
+  ///
+  /// ```swift
+  /// try bytes.withUnsafeBytes { bytes in   // {"type":"set","value":5}
+  ///   var cursor = JSONCursor(bytes)
+  ///   try cursor.readDocument()
+  ///   return try CounterEvent.declaration.decode(cursor)  // .set(5)
+  /// }
+  /// ```
   @inlinable
-  public func decode(type: String, fields: EventInput) throws(EventRefusal) -> Event {
-    guard let index = byType[type] else { throw unknownEvent(type) }
-    return try cases[index].decode(fields)
+  public func decode(_ event: JSONCursor) throws(EventRefusal) -> Event {
+    guard let type = event.member("type") else {
+      throw EventRefusal(.missingField, "missing field 'event.type' (one of: \(typeList))")
+    }
+    guard let name = type.string else {
+      throw EventRefusal(
+        .invalidField,
+        "field 'event.type' must be a string (one of: \(typeList)), got \(type.typeName)")
+    }
+    guard let index = byType[name] else { throw unknownEvent(name) }
+    return try cases[index].decode(event)
   }
+
+  /// The event `type` with the members `names` (other than `type`), each read by `lookup`:
+  /// for a host that has no bytes (`Codable`). Unknown members are refused first.
+  func decode(
+    type: String, names: [String], _ lookup: (String) -> FieldInput?
+  ) throws(EventRefusal) -> Event {
+    guard let index = byType[type] else { throw unknownEvent(type) }
+    let eventCase = cases[index]
+    for name in names where name != "type" && !eventCase.declares(name) {
+      throw eventCase.unknownField(name)
+    }
+    return try eventCase.build(lookup, eventCase.example)
+  }
+
+  /// The `type` names, for messages: `increment, decrement, reset, set`.
+  @usableFromInline var typeList: String { types.joined(separator: ", ") }
 
   /// What is wrong with this declaration against the enum it declares: a case with no declared
   /// event (it could not be encoded nor sent), or a declared `type` that names no case. Empty

@@ -2,8 +2,8 @@
 /// what was wrong and what is accepted.
 ///
 /// ```swift
-/// do { _ = try CounterEvent.declaration.decode(type: "set", fields: EventInput()) }
-/// catch { print(error) }  // missing field 'event.value' (integer): The new count.; for example …
+/// do { _ = try JSONDecoder().decode(CounterEvent.self, from: Data(#"{"type":"set"}"#.utf8)) }
+/// catch { print(error) }  // missing field 'event.value' (integer): The new count. Example: …
 /// ```
 public struct EventRefusal: Error, Sendable, Equatable, CustomStringConvertible {
   /// The protocol's error code for the refusal.

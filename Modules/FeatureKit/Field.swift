@@ -35,10 +35,11 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
     self.readsNull = readsNull
   }
 
-  /// Reads the field from an event's fields: missing, null, refused or accepted.
-  func value(in fields: EventInput, example: String) throws(EventRefusal) -> Value {
+  /// Reads the field from an event's fields (`lookup` finds one by name): missing, null,
+  /// refused or accepted.
+  func value(in lookup: (String) -> FieldInput?, example: String) throws(EventRefusal) -> Value {
     let path = "event.\(name)"
-    guard let input = fields[name], input != .null || readsNull else {
+    guard let input = lookup(name), input != .null || readsNull else {
       if let absent { return absent }
       throw EventRefusal(
         .missingField,

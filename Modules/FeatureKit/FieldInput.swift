@@ -1,7 +1,9 @@
+import Wire
+
 /// One field's value as it arrived, seen one level deep: what a feature's declaration reads.
 ///
-/// A host makes it from its own JSON without serializing anything (the daemon maps Wire's
-/// parsed value; `Codable` decoding maps a `Decoder`'s container).
+/// Made for one field when the declaration asks for it, without a tree: the daemon reads it
+/// from the request's bytes (``init(_:)``), `Codable` decoding from a `Decoder`'s container.
 ///
 /// ```swift
 /// FieldInput.integer(5).sketch          // "5"
@@ -17,6 +19,23 @@ public enum FieldInput: Sendable, Hashable {
   case string(String)
   case array(count: Int)
   case object(count: Int)
+
+  /// The value at `cursor` (in a checked document): a scalar as it is, an array or an object
+  /// by its size, without reading what is inside.
+  public init(_ cursor: JSONCursor) {
+    switch cursor.typeName {
+    case "array": self = .array(count: cursor.count)
+    case "object": self = .object(count: cursor.count)
+    default:
+      switch cursor.json {
+      case .bool(let flag): self = .bool(flag)
+      case .integer(let value): self = .integer(value)
+      case .number(let value): self = .number(value)
+      case .string(let text): self = .string(text)
+      case .null, .array, .object: self = .null
+      }
+    }
+  }
 
   /// The JSON type: null, boolean, integer, number, string, array or object.
   public var typeName: String {

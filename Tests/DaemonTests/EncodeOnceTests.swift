@@ -47,7 +47,7 @@ enum CountedFeature: FeatureDescription {
     let feature = try #require(registry.feature(named: "counted"))
     let before = CountedState.encodings.load(ordering: .relaxed)
     for expected in 1...3 {
-      #expect(try await feature.add(EventPayload(type: "add")).outcome.isHandled)
+      #expect(try await feature.add(#"{"type":"add"}"#).outcome.isHandled)
       let snapshot = try feature.storedSnapshot()
       #expect(String(decoding: snapshot.json, as: UTF8.self) == #"{"count":\#(expected)}"#)
       #expect(snapshot.sequence == UInt64(expected))

@@ -23,11 +23,8 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
     #expect(parsed.id == .number(3))
     #expect(parsed.op == Request.Op.send)
     #expect(parsed.fields.keys == ["feature", "event"])
-    #expect(try parsed.string("feature") == "counter")
-    let event = try parsed.event()
-    #expect(event.type == "increment")
-    #expect(event.fields == ["by": 2])
-    #expect(event.json == ["type": "increment", "by": 2])
+    #expect(parsed["feature"] == "counter")
+    #expect(parsed["event"] == ["type": "increment", "by": 2])
   }
 
   @Test func idForms() throws {
@@ -37,42 +34,45 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
     #expect(try request(#"{"op":"ping","id":2.0}"#).id == .number(2))
   }
 
-  @Test func typedFieldHelpers() throws {
-    let parsed = try request(#"{"op":"x","s":"v","i":4,"b":true,"o":{"k":1},"f":1.5}"#)
-    #expect(try parsed.string("s") == "v")
-    #expect(try parsed.int("i") == 4)
-    #expect(try parsed.bool("b") == true)
-    #expect(try parsed.object("o") == ["k": 1])
-    #expect(try parsed.value("f") == 1.5)
-    #expect(parsed["s"] == "v")
-    #expect(parsed["nope"] == nil)
-
-    #expect(throws: WireError.missingField("feature")) { try parsed.string("feature") }
-    #expect(throws: WireError(.invalidField, "field 'i' must be a string, got number")) {
-      try parsed.string("i")
+  /// What the daemon reads: `id` and `op` at once, any other member from the frame's bytes
+  /// when an op asks for it, the same value a tree would hold.
+  @Test func theHeadReadsMembersStraightFromTheBytes() throws {
+    let frame = Array(
+      #" {"op":"send","s":"v","i":4,"o":{"k":[1,2]},"event":{"type":"set","value":5}} "#.utf8)
+    let head = try RequestHead(parsing: frame)
+    #expect(head.id == nil)
+    #expect(head.op == "send")
+    #expect(head["s"] == "v")
+    #expect(head["i"] == 4)
+    #expect(head["o"] == ["k": [1, 2]])
+    #expect(head["nope"] == nil)
+    #expect(head.fields.keys == ["s", "i", "o", "event"])
+    head.withMember("event") { event in
+      #expect(event?.typeName == "object")
+      #expect(event?.member("type")?.string == "set")
+      #expect(event?.member("value")?.json == 5)
+      #expect(event?.count == 2)
+      var keys: [String] = []
+      event?.forEachMember { key, _ in keys.append(key.string) }
+      #expect(keys == ["type", "value"])
     }
-    #expect(throws: WireError(.invalidField, "field 'f' must be an integer, got number")) {
-      try parsed.int("f")
-    }
-    #expect(throws: WireError(.invalidField, "field 's' must be a boolean, got string")) {
-      try parsed.bool("s")
-    }
-    #expect(throws: WireError(.invalidField, "field 'b' must be an object, got boolean")) {
-      try parsed.object("b")
+    head.withMember("o") { object in
+      #expect(object?.member("k")?.typeName == "array")
+      #expect(object?.member("k")?.count == 2)
     }
   }
 
-  @Test func eventErrors() throws {
-    #expect(throws: WireError.missingField("event")) { try request(#"{"op":"send"}"#).event() }
-    #expect(throws: WireError(.invalidField, "field 'event' must be an object, got string")) {
-      try request(#"{"op":"send","event":"inc"}"#).event()
-    }
-    #expect(throws: WireError.missingField("event.type")) {
-      try request(#"{"op":"send","event":{}}"#).event()
-    }
-    #expect(throws: WireError(.invalidField, "field 'event.type' must be a string, got number")) {
-      try request(#"{"op":"send","event":{"type":1}}"#).event()
-    }
+  /// A repeated member counts once, with its last value, as in a parsed tree (PROTOCOL.md);
+  /// a key written with escapes is the same key.
+  @Test func aRepeatedMemberKeepsItsLastValue() throws {
+    let head = try RequestHead(parsing: Array(#"{"op":"get","op":"ping","x":1,"x":[2]}"#.utf8))
+    #expect(head.op == "ping")
+    #expect(head["x"] == [2])
+    #expect(try RequestHead(parsing: Array(#"{"op":"ping","id":1,"id":"b"}"#.utf8)).op == "ping")
+    #expect(try RequestHead(parsing: Array(#"{"op":"ping","id":1,"id":"b"}"#.utf8)).id == "b")
+    let escaped = try RequestHead(
+      parsing: Array(#"{"op":"x","ev\u0065nt":{"typ\u0065":"a"}}"#.utf8))
+    #expect(escaped.withMember("event") { $0?.member("type")?.string } == "a")
   }
 
   @Test(
@@ -112,6 +112,15 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
     #expect(error?.error.code == code)
     #expect(error?.error.message == message)
     #expect(error?.id == id)
+  }
+
+  /// The whole frame is checked before any member is read: a syntax error anywhere comes
+  /// first, with the parser's message.
+  @Test func aSyntaxErrorAnywhereComesBeforeTheMembers() {
+    let error = requestError(Array(#"{"op":7,"event":{"type":"a",}}"#.utf8))
+    #expect(error?.error.code == .parseError)
+    #expect(
+      error?.error.message == "malformed JSON: expected string key after ',', found '}' at byte 28")
   }
 
   @Test func invalidUTF8HasItsOwnCode() {

@@ -3,16 +3,20 @@ import Wire
 
 /// Reading a request's fields, each with the protocol error that says what is accepted.
 extension RequestDispatcher {
-  func feature(of request: Request) throws(WireError) -> Feature {
+  func feature(of request: RequestHead) throws(WireError) -> Feature {
     // Built only for an error message: this runs for every request.
     var known: String { registry.names.joined(separator: ", ") }
-    guard let value = request["feature"] else {
-      throw WireError(
-        .missingField, "missing field 'feature' (a string naming a feature: \(known))")
-    }
-    guard case .string(let name) = value else {
-      throw WireError(
-        .invalidField, "field 'feature' must be a string (one of: \(known)), got \(value.typeName)")
+    let name = try request.withMember("feature") { value throws(WireError) in
+      guard let value else {
+        throw WireError(
+          .missingField, "missing field 'feature' (a string naming a feature: \(known))")
+      }
+      guard let name = value.string else {
+        throw WireError(
+          .invalidField,
+          "field 'feature' must be a string (one of: \(known)), got \(value.typeName)")
+      }
+      return name
     }
     guard let feature = registry.feature(named: name) else {
       throw WireError(.unknownFeature, "unknown feature '\(name.prefix(64))'; features: \(known)")
@@ -21,7 +25,7 @@ extension RequestDispatcher {
   }
 
   /// `select` of `watch`: absent (or null) for the whole state.
-  func selection(of request: Request) throws(WireError) -> StateSelection? {
+  func selection(of request: RequestHead) throws(WireError) -> StateSelection? {
     guard let value = request["select"], !value.isNull else { return nil }
     guard case .string(let text) = value else {
       throw WireError(
@@ -33,7 +37,7 @@ extension RequestDispatcher {
   }
 
   /// `features` of `monitor`: absent (or null) for every feature.
-  func monitoredFeatures(of request: Request) throws(WireError) -> [Feature] {
+  func monitoredFeatures(of request: RequestHead) throws(WireError) -> [Feature] {
     guard let value = request["features"], !value.isNull else { return registry.features }
     var known: String { registry.names.joined(separator: ", ") }
     guard case .array(let items) = value, !items.isEmpty else {
@@ -58,34 +62,21 @@ extension RequestDispatcher {
     return features
   }
 
-  func event(of request: Request, _ feature: Feature) throws(WireError) -> EventPayload {
-    var types: String { feature.eventTypes.joined(separator: ", ") }
-    guard let value = request["event"] else {
-      throw WireError(
-        .missingField,
-        "missing field 'event' (an object like {\"type\":\"…\"}; types of '\(feature.name)': \(types))"
-      )
+  /// Runs `body` with a cursor at the `event` of a `send` (its checks are the feature's,
+  /// ``Feature/add(_:)-(JSONCursor)``).
+  func withEvent<Result>(
+    of request: RequestHead, _ feature: Feature,
+    _ body: (JSONCursor) throws(WireError) -> Result
+  ) throws(WireError) -> Result {
+    try request.withMember("event") { event throws(WireError) in
+      guard let event else {
+        let types = feature.eventTypes.joined(separator: ", ")
+        throw WireError(
+          .missingField,
+          "missing field 'event' (an object like {\"type\":\"…\"}; types of '\(feature.name)': \(types))"
+        )
+      }
+      return try body(event)
     }
-    guard case .object(let object) = value else {
-      throw WireError(
-        .invalidField,
-        "field 'event' must be an object like {\"type\":\"…\"}, got \(value.typeName)")
-    }
-    guard let type = object["type"] else {
-      throw WireError(
-        .missingField, "missing field 'event.type' (one of: \(types))")
-    }
-    guard case .string(let name) = type else {
-      throw WireError(
-        .invalidField,
-        "field 'event.type' must be a string (one of: \(types)), got \(type.typeName)")
-    }
-    // The usual event has no other field: no copy of the object is made for it.
-    var fields = JSONObject()
-    if object.count > 1 {
-      fields = object
-      fields.removeValue(forKey: "type")
-    }
-    return EventPayload(type: name, fields: fields)
   }
 }

@@ -10,7 +10,7 @@ extension RequestDispatcher {
     case since(UInt64)
   }
 
-  func history(_ request: Request, _ session: ClientSession) throws(WireError) {
+  func history(_ request: RequestHead, _ session: ClientSession) throws(WireError) {
     let feature = try feature(of: request)
     try requireHistory(feature, request.op)
     let window = try historyWindow(of: request, feature)
@@ -18,7 +18,7 @@ extension RequestDispatcher {
     session.respond { Self.transitionsReply(id: id, feature, window) }
   }
 
-  func goto(_ request: Request, _ session: ClientSession) throws(WireError) {
+  func goto(_ request: RequestHead, _ session: ClientSession) throws(WireError) {
     let feature = try feature(of: request)
     try requireHistory(feature, request.op)
     let history: RetainedHistory
@@ -51,7 +51,7 @@ extension RequestDispatcher {
     respond(toChange: made, request, feature, session, target: target)
   }
 
-  func restore(_ request: Request, _ session: ClientSession) throws(WireError) {
+  func restore(_ request: RequestHead, _ session: ClientSession) throws(WireError) {
     let feature = try feature(of: request)
     guard let state = request["state"] else {
       throw WireError(
@@ -68,7 +68,7 @@ extension RequestDispatcher {
   ///
   /// Once stored, the change is pushed to the feature's monitors, with the op as its cause.
   func respond(
-    toChange made: ChangeReport?, _ request: Request, _ feature: Feature,
+    toChange made: ChangeReport?, _ request: RequestHead, _ feature: Feature,
     _ session: ClientSession, target: UInt64? = nil
   ) {
     let id = request.id
@@ -109,7 +109,7 @@ extension RequestDispatcher {
 
   /// `last` N (1 to the history limit) or `since` a seq; neither: the last 100.
   private func historyWindow(
-    of request: Request, _ feature: Feature
+    of request: RequestHead, _ feature: Feature
   ) throws(WireError)
     -> HistoryWindow
   {
@@ -140,7 +140,7 @@ extension RequestDispatcher {
 
   /// `seq` of `goto`: a non-negative integer.
   private func sequence(
-    of request: Request, _ feature: Feature, _ history: RetainedHistory
+    of request: RequestHead, _ feature: Feature, _ history: RetainedHistory
   ) throws(WireError) -> UInt64 {
     guard let value = request["seq"] else {
       throw WireError(

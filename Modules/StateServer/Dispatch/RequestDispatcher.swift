@@ -113,10 +113,10 @@ public final class RequestDispatcher: ConnectionDelegate {
   /// `largeFrames` queue.
   private func process(_ frame: [UInt8], _ session: ClientSession) {
     let connection = session.connection
-    let request: Request
+    let request: RequestHead
     statistics.countRequest()
     do {
-      request = try Request(parsing: frame)
+      request = try RequestHead(parsing: frame)
     } catch {
       statistics.countRefusal(op: nil)
       logger.debug("client \(connection.id): \(error.error)")
@@ -177,7 +177,7 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   // MARK: Ops
 
-  private func handle(_ request: Request, _ session: ClientSession) throws(WireError) {
+  private func handle(_ request: RequestHead, _ session: ClientSession) throws(WireError) {
     let id = request.id
     switch request.op {
     case Request.Op.send:
@@ -241,12 +241,15 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
   }
 
-  private func send(_ request: Request, _ session: ClientSession) throws(WireError) {
+  private func send(_ request: RequestHead, _ session: ClientSession) throws(WireError) {
     let feature = try feature(of: request)
-    let payload = try event(of: request, feature)
-    let receipt = try feature.add(payload)
-    if logger.isEnabled(.debug) {
-      logger.debug("client \(session.connection.id): send \(feature.name) \(payload.json)")
+    // Decoded by the feature's declaration straight from the frame's bytes.
+    let receipt = try withEvent(of: request, feature) { event throws(WireError) in
+      let receipt = try feature.add(event)
+      if logger.isEnabled(.debug) {
+        logger.debug("client \(session.connection.id): send \(feature.name) \(event.json)")
+      }
+      return receipt
     }
     let id = request.id
     let statistics = statistics
@@ -256,7 +259,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
   }
 
-  private func undoOrRedo(_ request: Request, _ session: ClientSession) throws(WireError) {
+  private func undoOrRedo(_ request: RequestHead, _ session: ClientSession) throws(WireError) {
     let feature = try feature(of: request)
     let op = request.op
     guard feature.keepsHistory else {

@@ -21,12 +21,15 @@ extension Feature {
       let event: Event
       do {
         example = try JSON(parsing: shape.example)
-        guard case .object(var fields) = example else {
+        guard case .object = example else {
           problems.append("the example of '\(shape.type)' is not a JSON object: \(shape.example)")
           continue
         }
-        _ = fields.removeValue(forKey: "type")
-        event = try declaration.decode(type: shape.type, fields: EventInput(fields))
+        event = try Array(shape.example.utf8).withUnsafeBytes { bytes in
+          var cursor = JSONCursor(bytes)
+          try cursor.readDocument()
+          return try declaration.decode(cursor)
+        }
       } catch {
         problems.append("the example of '\(shape.type)', \(shape.example), is refused: \(error)")
         continue

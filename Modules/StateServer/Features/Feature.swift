@@ -31,7 +31,7 @@ public final class Feature: Sendable {
 
   private let readStored: @Sendable () throws -> StateSnapshot
   private let readCurrent: @Sendable () throws -> StateSnapshot
-  private let addEvent: @Sendable (EventPayload) throws(EventRefusal) -> EventReceipt
+  private let addEvent: @Sendable (JSONCursor) throws(EventRefusal) -> EventReceipt
   /// history, goto, restore, undo and redo (Feature+TimeTravel.swift).
   let timeTravel: TimeTravelAccess
   private let stored: @Sendable (UInt64, @escaping @Sendable (PersistenceError?) -> Void) -> Void
@@ -44,14 +44,14 @@ public final class Feature: Sendable {
   let monitors: MonitorHub
 
   /// - Parameters:
-  ///   - add: decodes a payload and adds the event to `bloc`;
+  ///   - add: decodes the event object at a cursor and adds the event to `bloc`;
   ///   - storedSnapshot: the newest stored state, encoded with `codec`: both on every `send`, so
   ///     built by the caller, where the types are known, to be specialised.
   @usableFromInline
   init<Description: FeatureDescription>(
     _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>,
     codec: StateCodec<Description.State>,
-    add: @escaping @Sendable (EventPayload) throws(EventRefusal) -> EventReceipt,
+    add: @escaping @Sendable (JSONCursor) throws(EventRefusal) -> EventReceipt,
     storedSnapshot: @escaping @Sendable () throws -> StateSnapshot
   ) {
     name = description.name
@@ -66,7 +66,7 @@ public final class Feature: Sendable {
       let current = bloc.currentSnapshot
       return try codec.snapshot(current.sequence, current.state)
     }
-    // Wire's parsed value goes straight to the declaration: no text, no second parse.
+    // The request's bytes go straight to the declaration: no tree, no second parse.
     addEvent = add
     timeTravel = TimeTravelAccess.make(description, bloc: bloc)
     stored = { sequence, body in bloc.whenStored(sequence, body) }
@@ -106,15 +106,39 @@ public final class Feature: Sendable {
   /// change it shows is stored (``whenStored(_:_:)``). Everything else shows ``storedSnapshot()``.
   public func currentSnapshot() throws -> StateSnapshot { try readCurrent() }
 
-  /// Decodes `payload` through the feature's declaration and adds the event to the bloc, in
-  /// the caller's order. Throws the protocol error for a bad event (unknown fields first); the
-  /// state is then untouched.
-  public func add(_ payload: EventPayload) throws(WireError) -> EventReceipt {
+  /// Decodes the event at `event` (a value of a checked document, the `event` of a `send`)
+  /// through the feature's declaration, straight from the bytes, and adds it to the bloc, in
+  /// the caller's order. Throws the protocol error for a bad event (not an object, then its
+  /// `type`, then unknown fields); the state is then untouched.
+  public func add(_ event: JSONCursor) throws(WireError) -> EventReceipt {
+    guard event.isObject else {
+      throw WireError(
+        .invalidField,
+        "field 'event' must be an object like {\"type\":\"…\"}, got \(event.typeName)")
+    }
     do {
-      return try addEvent(payload)
+      return try addEvent(event)
     } catch {
       throw WireError(refusal: error)
     }
+  }
+
+  /// Decodes the event in the JSON text `event`, e.g. `{"type":"increment"}`, and adds it, as
+  /// ``add(_:)-(JSONCursor)`` does; text that is not JSON is a `parse_error`.
+  public func add(_ event: String) throws(WireError) -> EventReceipt {
+    let bytes = Array(event.utf8)
+    let added = bytes.withUnsafeBytes { bytes in
+      Result { () throws(WireError) -> EventReceipt in
+        var cursor = JSONCursor(bytes)
+        do throws(JSONError) {
+          try cursor.readDocument()
+        } catch {
+          throw WireError(error)
+        }
+        return try add(cursor)
+      }
+    }
+    return try added.get()
   }
 
   /// How many connections watch this feature.
@@ -155,33 +179,6 @@ extension WireError {
     case .unknownEvent: self.init(.unknownEvent, refusal.message)
     case .missingField: self.init(.missingField, refusal.message)
     case .invalidField: self.init(.invalidField, refusal.message)
-    }
-  }
-}
-
-extension EventInput {
-  /// An event's members as the feature reads them, one level deep (scalars as they are,
-  /// arrays and objects by size).
-  @usableFromInline
-  init(_ object: JSONObject) {
-    guard !object.isEmpty else {
-      self.init()
-      return
-    }
-    self.init(object.map { member in (member.key, FieldInput(member.value)) })
-  }
-}
-
-extension FieldInput {
-  init(_ json: JSON) {
-    switch json {
-    case .null: self = .null
-    case .bool(let flag): self = .bool(flag)
-    case .integer(let value): self = .integer(value)
-    case .number(let value): self = .number(value)
-    case .string(let text): self = .string(text)
-    case .array(let elements): self = .array(count: elements.count)
-    case .object(let object): self = .object(count: object.count)
     }
   }
 }

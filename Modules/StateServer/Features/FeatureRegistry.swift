@@ -33,9 +33,7 @@ public final class FeatureRegistry: Sendable {
     insert(
       Feature(
         description, bloc: bloc, codec: codec,
-        add: { payload throws(EventRefusal) in
-          bloc.add(try declaration.decode(type: payload.type, fields: EventInput(payload.fields)))
-        },
+        add: { event throws(EventRefusal) in bloc.add(try declaration.decode(event)) },
         storedSnapshot: {
           // Sequence and state read together, so the state belongs to that number; only a
           // stored state is shown to clients.

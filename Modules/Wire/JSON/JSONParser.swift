@@ -1,4 +1,4 @@
-/// A strict RFC 8259 JSON parser.
+/// A strict RFC 8259 JSON parser: builds a `JSON` tree with `JSONCursor`, the one tokenizer.
 ///
 /// - The input must be well-formed UTF-8 (`.invalidUTF8` otherwise), with no
 ///   byte-order mark and nothing but whitespace after the value.
@@ -33,8 +33,8 @@ public struct JSONParser: Sendable {
 
   /// Parses one JSON document.
   public func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSON {
-    var reader = JSONReader(bytes: bytes, maxDepth: maxDepth)
-    return try reader.parseDocument()
+    var cursor = JSONCursor(bytes, maxDepth: maxDepth)
+    return try cursor.parseDocument()
   }
 
   /// Parses one JSON document.

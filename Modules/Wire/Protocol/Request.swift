@@ -1,13 +1,13 @@
 /// One request line: `{"id": …, "op": "<operation>", …op-specific fields}`.
 ///
-/// Servers parse frames with `init(parsing:)`; clients build requests and
-/// send `serialized()`.
+/// Clients build requests and send `serialized()`; a server reads frames with
+/// `RequestHead` (no tree), or with `init(parsing:)` when it wants every field as a tree.
 ///
 /// ```swift
 /// // Server
 /// do {
-///   let request = try Request(parsing: frame)
-///   let feature = try request.string("feature")
+///   let request = try RequestHead(parsing: frame)
+///   request.op  // "get"
 /// } catch {
 ///   write(error.reply)  // {"id":…,"ok":false,"error":{…}}
 /// }
@@ -57,51 +57,15 @@ public struct Request: Hashable, Sendable {
 }
 
 extension Request {
-  /// Parses one frame (a line without its terminator).
-  ///
-  /// Checks, in order: UTF-8 (`invalid_utf8`), JSON syntax (`parse_error`), an
-  /// object (`not_an_object`), `"id"` is a number or string (`invalid_field`),
-  /// `"op"` is present (`missing_field`) and a string (`invalid_field`). The
-  /// thrown `RequestError` carries the id whenever it could be read.
-  /// Whether the op is known is the server's business (`unknown_op`).
+  /// Reads one frame (a line without its terminator) as `RequestHead` does, with the same
+  /// checks and errors, then takes every other member as `fields`.
   public init(parsing frame: some Collection<UInt8>) throws(RequestError) {
-    let json: JSON
-    do {
-      json = try JSONParser().parse(frame)
-    } catch {
-      throw RequestError(id: nil, error: WireError(error))
-    }
-    try self.init(json: consume json)
+    let head = try RequestHead(parsing: Array(frame))
+    self.init(id: head.id, op: head.op, fields: head.fields)
   }
 
-  /// Reads a request from a parsed JSON value; see `init(parsing:)`.
-  public init(json: consuming JSON) throws(RequestError) {
-    // Consumed, so that the parsed object's members become the fields where they lie (`id`
-    // and `op` taken out in place).
-    var object: JSONObject
-    switch consume json {
-    case .object(let members): object = members
-    case let other:
-      throw RequestError(
-        id: nil,
-        error: WireError(.notAnObject, "request must be a JSON object, got \(other.typeName)"))
-    }
-    var id: RequestID?
-    if let idValue = object.removeValue(forKey: "id") {
-      guard let parsed = RequestID(json: idValue) else {
-        throw RequestError(
-          id: nil, error: .invalidField("id", expected: "an integer or a string", got: idValue))
-      }
-      id = parsed
-    }
-    guard let opValue = object.removeValue(forKey: "op") else {
-      throw RequestError(id: id, error: .missingField("op"))
-    }
-    guard case .string(let op) = opValue else {
-      throw RequestError(id: id, error: .invalidField("op", expected: "a string", got: opValue))
-    }
-    self.init(id: id, op: op, fields: object)
-  }
+  /// The field `key`, or nil if absent.
+  public subscript(key: String) -> JSON? { fields[key] }
 
   /// The request as a JSON object: `id` (if any), `op`, then the fields.
   public var json: JSON {

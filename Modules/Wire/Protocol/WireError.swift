@@ -45,7 +45,14 @@ extension WireError {
   )
     -> WireError
   {
-    WireError(.invalidField, "field '\(name)' must be \(expected), got \(value.typeName)")
+    invalidField(name, expected: expected, got: value.typeName)
+  }
+
+  /// `invalid_field`: "field 'name' must be <expected>, got <type>", the JSON type by name.
+  public static func invalidField(
+    _ name: String, expected: String, got typeName: String
+  ) -> WireError {
+    WireError(.invalidField, "field '\(name)' must be \(expected), got \(typeName)")
   }
 
   /// `unknown_op`: "unknown op 'name'".

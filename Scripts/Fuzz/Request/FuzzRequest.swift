@@ -1,13 +1,16 @@
 import FuzzSupport
 import Wire
 
-/// Fuzzes request parsing (`Request(parsing:)`, as the daemon reads every frame) and the field
-/// accessors its ops use. Checked:
+/// Fuzzes request reading as the daemon reads every frame (`RequestHead(parsing:)`: the whole
+/// frame checked by `JSONCursor`, then `id` and `op` from its bytes) and the member reads its
+/// ops make. Checked:
 ///
-/// - a frame that parses serializes (`serialized()`) to one line that parses to an equal request;
-/// - every refusal, from the parser or from an accessor, is a reply the protocol allows: one
-///   line of JSON, `{"ok":false,"error":{"code":…,"message":…}}`, carrying the request's id
-///   when it could be read.
+/// - a frame that reads serializes (`Request(parsing:)`, `serialized()`) to one line that
+///   reads to an equal request;
+/// - a member read from the bytes (`withMember`) is the same value as in the parsed tree;
+/// - every refusal is a reply the protocol allows: one line of JSON,
+///   `{"ok":false,"error":{"code":…,"message":…}}`, carrying the request's id when it could
+///   be read.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   checkRequest(UnsafeRawBufferPointer(start: data, count: size))
@@ -15,13 +18,21 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 }
 
 func checkRequest(_ frame: UnsafeRawBufferPointer) {
-  let request: Request
+  let head: RequestHead
   do {
-    request = try Request(parsing: frame)
+    head = try RequestHead(parsing: Array(frame))
   } catch {
     checkFailureReply(error.reply, id: error.id)
     return
   }
+  let request: Request
+  do {
+    request = try Request(parsing: frame)
+  } catch {
+    fuzzCheck(false, "RequestHead read the frame but Request refused it: \(error)")
+    return
+  }
+  fuzzCheck(head.id == request.id && head.op == request.op, "RequestHead and Request differ")
 
   var line = request.serialized()
   fuzzCheck(line.last == 0x0A, "serialized request does not end with a line feed")
@@ -34,19 +45,17 @@ func checkRequest(_ frame: UnsafeRawBufferPointer) {
     fuzzCheck(false, "serialized request does not parse (\(error)): \(request)")
   }
 
-  // The accessors the ops use: each either answers or refuses with a valid reply.
-  refusal(request) { request throws(WireError) in _ = try request.string("feature") }
-  refusal(request) { request throws(WireError) in _ = try request.event() }
-  refusal(request) { request throws(WireError) in _ = try request.int("seq") }
-  refusal(request) { request throws(WireError) in _ = try request.bool("flag") }
-  refusal(request) { request throws(WireError) in _ = try request.object("event") }
-}
-
-func refusal(_ request: Request, _ access: (Request) throws(WireError) -> Void) {
-  do {
-    try access(request)
-  } catch {
-    checkFailureReply(Reply.failure(id: request.id, error), id: request.id)
+  // The members the ops read, straight from the bytes: the same values as in the tree.
+  for name in ["feature", "event", "seq", "select", "features", "state"] {
+    fuzzCheck(head[name] == request[name], "member '\(name)' differs from the tree's")
+    head.withMember(name) { cursor in
+      guard let cursor else { return }
+      fuzzCheck(cursor.typeName == request[name]?.typeName, "type of '\(name)' differs")
+      cursor.forEachMember { key, value in
+        fuzzCheck(cursor.member(key.string) != nil, "member '\(key.string)' not found again")
+        _ = value.count
+      }
+    }
   }
 }
 

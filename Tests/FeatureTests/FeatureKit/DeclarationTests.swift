@@ -3,6 +3,7 @@ import BlocCore
 import FeatureKit
 import Foundation
 import Testing
+import Wire
 
 /// FeatureKit on its own: a small declared feature exercising each kind of field.
 @Suite struct DeclarationTests {
@@ -44,7 +45,43 @@ import Testing
   }
 
   func decode(_ type: String, _ fields: [(String, FieldInput)]) throws(EventRefusal) -> Note {
-    try Note.declaration.decode(type: type, fields: EventInput(fields.map { ($0.0, $0.1) }))
+    var event: JSONObject = ["type": .string(type)]
+    for (name, value) in fields { event[name] = Self.json(value) }
+    return try decode(JSON.object(event).serializedString())
+  }
+
+  /// The event in the JSON text `event`, read as the daemon reads it: straight from the bytes.
+  func decode(_ event: String) throws(EventRefusal) -> Note {
+    let bytes = Array(event.utf8)
+    let decoded = bytes.withUnsafeBytes { bytes in
+      Result { () throws(EventRefusal) -> Note in
+        var cursor = JSONCursor(bytes)
+        try? cursor.readDocument()
+        return try Note.declaration.decode(cursor)
+      }
+    }
+    return try decoded.get()
+  }
+
+  static func json(_ input: FieldInput) -> JSON {
+    switch input {
+    case .null: .null
+    case .bool(let flag): .bool(flag)
+    case .integer(let value): .integer(value)
+    case .number(let value): .number(value)
+    case .string(let text): .string(text)
+    case .array(let count): .array(Array(repeating: .null, count: count))
+    case .object: .object([:])
+    }
+  }
+
+  func refusal(_ event: String) -> EventRefusal? {
+    do {
+      _ = try decode(event)
+      return nil
+    } catch {
+      return error
+    }
   }
 
   func refusal(_ type: String, _ fields: [(String, FieldInput)]) -> EventRefusal? {
@@ -87,6 +124,31 @@ import Testing
     #expect(
       refusal("paint", [("shade", .string("dark")), ("glossy", .string("yes"))])?.message
         == #"field 'event.glossy' must be boolean, got "yes""#)
+  }
+
+  /// Read from the bytes: members in any order, a repeated one with its last value, `type`
+  /// checked first, then unknown members in their order, then the fields in declared order.
+  @Test func theDeclarationReadsTheEventStraightFromItsBytes() throws {
+    #expect(try decode(#"{"size":3,"text":"ok","type":"write"}"#) == .write("ok", 3))
+    #expect(try decode(#"{"type":"write","text":"no","text":"ok"}"#) == .write("ok", nil))
+    #expect(
+      try decode(#"{"type":"erase","type":"paint","glossy":true,"shade":"dark"}"#)
+        == .paint(.dark, true))
+    #expect(
+      refusal(#"{"text":"ok"}"#)
+        == EventRefusal(.missingField, "missing field 'event.type' (one of: write, paint, erase)"))
+    #expect(
+      refusal(#"{"type":["write"]}"#)
+        == EventRefusal(
+          .invalidField,
+          "field 'event.type' must be a string (one of: write, paint, erase), got array"))
+    #expect(refusal(#"{"type":"write","b":1,"a":2}"#)?.message.contains("no field 'b'") == true)
+    #expect(
+      refusal(#"{"type":"write","size":[1,2]}"#)?.message.contains("missing field 'event.text'")
+        == true)
+    #expect(
+      refusal(#"{"type":"write","text":"ok","size":[1,2]}"#)?.message
+        == "field 'event.size' must be integer 1…9, got an array of 2")
   }
 
   /// An unknown field is reported before a missing or invalid one.

@@ -1,9 +1,47 @@
 /// String literals: escapes, surrogate pairs and UTF-8 validation.
-extension JSONReader {
+extension JSONCursor {
+  /// A string token: where its quotes are, and whether it holds escapes.
+  struct RawString {
+    /// The offset of the opening quote.
+    let quote: Int
+    /// The offset of the closing quote.
+    let close: Int
+    let escaped: Bool
+  }
+
   /// Parses the string starting at the opening quote at `position` and leaves
   /// `position` just past its closing quote.
   @inline(never)
   mutating func parseString() throws(JSONError) -> String {
+    let raw = try scanString()
+    guard raw.escaped else { return String(decoding: content(raw), as: UTF8.self) }
+    return String(decoding: scratch, as: UTF8.self)
+  }
+
+  /// The bytes between the quotes of `raw`, escapes as written.
+  func content(_ raw: RawString) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(rebasing: bytes[(raw.quote + 1)..<raw.close])
+  }
+
+  /// The text of a string token read before (decoding its escapes again if it has any).
+  func string(_ raw: RawString) -> String {
+    guard raw.escaped else { return String(decoding: content(raw), as: UTF8.self) }
+    var again = self
+    again.position = raw.quote
+    return (try? again.parseString()) ?? ""
+  }
+
+  /// Whether the string token `raw` spells `name`.
+  func matches(_ raw: RawString, _ name: String) -> Bool {
+    guard !raw.escaped else { return string(raw) == name }
+    let content = content(raw)
+    return content.count == name.utf8.count && content.elementsEqual(name.utf8)
+  }
+
+  /// Checks the string starting at the opening quote at `position` and leaves `position`
+  /// just past its closing quote. When it holds escapes, its decoded bytes are in `scratch`.
+  @inline(never)
+  mutating func scanString() throws(JSONError) -> RawString {
     let opening = position
     position += 1
     var segmentStart = position
@@ -11,11 +49,13 @@ extension JSONReader {
     while position < end {
       let byte = bytes[position]
       if byte == .quote {
-        let segment = UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position])
+        let raw = RawString(quote: opening, close: position, escaped: escaped)
+        if escaped {
+          scratch.append(
+            contentsOf: UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position]))
+        }
         position += 1
-        guard escaped else { return String(decoding: segment, as: UTF8.self) }
-        scratch.append(contentsOf: segment)
-        return String(decoding: scratch, as: UTF8.self)
+        return raw
       } else if byte == .backslash {
         if !escaped {
           escaped = true

@@ -1,5 +1,5 @@
 /// Number literals: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-extension JSONReader {
+extension JSONCursor {
   @inline(never)
   mutating func parseNumber() throws(JSONError) -> JSON {
     let start = position

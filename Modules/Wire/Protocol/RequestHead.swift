@@ -1,0 +1,110 @@
+/// A request as a server reads it: its `id` and `op` straight from the frame's bytes, and
+/// any other member pulled from them when the op asks for it. No tree is built for the
+/// request; where an op really wants one (an `any`-typed value), it asks for that member's.
+///
+/// ```swift
+/// let request = try RequestHead(parsing: frame)   // throws RequestError, as Request(parsing:)
+/// request.op                                       // "send"
+/// request.withMember("event") { event in event?.member("type")?.string }  // "increment"
+/// request["select"]                                // JSON? of one member
+/// ```
+///
+/// A repeated member counts once, with its last value (`{"op":"get","op":"ping"}` is a
+/// ping), as in a parsed tree: PROTOCOL.md says so.
+public struct RequestHead: Sendable {
+  /// The correlation id, echoed in the reply; nil when the request had none.
+  public let id: RequestID?
+  /// The operation name, e.g. `"send"`.
+  public let op: String
+  /// The frame the request was read from (a line without its terminator).
+  public let frame: [UInt8]
+
+  /// Reads the `id` and `op` of one frame.
+  ///
+  /// Checks, in order: UTF-8 (`invalid_utf8`) and JSON syntax (`parse_error`) of the whole
+  /// frame, an object (`not_an_object`), `"id"` is a number or string (`invalid_field`),
+  /// `"op"` is present (`missing_field`) and a string (`invalid_field`). The thrown
+  /// `RequestError` carries the id whenever it could be read. Whether the op is known is the
+  /// server's business (`unknown_op`).
+  public init(parsing frame: [UInt8]) throws(RequestError) {
+    let head = frame.withUnsafeBytes { bytes in
+      Result { () throws(RequestError) -> (RequestID?, String) in try Self.read(bytes) }
+    }
+    (id, op) = try head.get()
+    self.frame = frame
+  }
+
+  private static func read(
+    _ bytes: UnsafeRawBufferPointer
+  ) throws(RequestError) -> (
+    RequestID?, String
+  ) {
+    var cursor = JSONCursor(bytes)
+    do {
+      try cursor.readDocument()
+    } catch {
+      throw RequestError(id: nil, error: WireError(error))
+    }
+    guard cursor.isObject else {
+      throw RequestError(
+        id: nil,
+        error: WireError(.notAnObject, "request must be a JSON object, got \(cursor.typeName)"))
+    }
+    var idValue: JSONCursor?
+    var opValue: JSONCursor?
+    cursor.forEachMember { key, value in
+      if key.matches("id") {
+        idValue = value
+      } else if key.matches("op") {
+        opValue = value
+      }
+    }
+    var id: RequestID?
+    if let idValue {
+      guard idValue.string != nil || idValue.typeName == "number",
+        let parsed = RequestID(json: idValue.json)
+      else {
+        throw RequestError(
+          id: nil,
+          error: .invalidField("id", expected: "an integer or a string", got: idValue.typeName))
+      }
+      id = parsed
+    }
+    guard let opValue else { throw RequestError(id: id, error: .missingField("op")) }
+    guard let op = opValue.string else {
+      throw RequestError(
+        id: id, error: .invalidField("op", expected: "a string", got: opValue.typeName))
+    }
+    return (id, op)
+  }
+
+  /// Runs `body` with a cursor at the value of the member `name` (the last one when the key
+  /// is repeated), or nil when the request has none. The cursor reads the frame's bytes: use
+  /// it inside `body` only.
+  public func withMember<Result, E: Error>(
+    _ name: String, _ body: (JSONCursor?) throws(E) -> Result
+  ) throws(E) -> Result {
+    let found = frame.withUnsafeBytes { bytes in
+      Swift.Result { () throws(E) -> Result in
+        var cursor = JSONCursor(bytes)
+        cursor.skipWhitespace()
+        return try body(cursor.member(name))
+      }
+    }
+    return try found.get()
+  }
+
+  /// The member `name` as a tree, or nil when absent: for the ops whose members are small or
+  /// of any type (`select`, `features`, `seq`, `state`).
+  public subscript(name: String) -> JSON? {
+    withMember(name) { $0?.json }
+  }
+
+  /// Every member but `id` and `op`, in order, as a tree.
+  public var fields: JSONObject {
+    var object = (try? JSONParser().parse(frame))?.objectValue ?? [:]
+    object.removeValue(forKey: "id")
+    object.removeValue(forKey: "op")
+    return object
+  }
+}
