@@ -14,6 +14,8 @@ let package = Package(
     // never collides with a module of the same name (`import BlocCore`).
     .library(name: "Bloc", targets: ["BlocCore"]),
     .library(name: "BlocTest", targets: ["BlocTest"]),
+    // The journal storage: every change of many blocs in one append-only file, group commit.
+    .library(name: "BlocJournal", targets: ["BlocJournal"]),
     .executable(name: "stated", targets: ["stated"]),
     .executable(name: "statectl", targets: ["statectl"]),
   ],
@@ -22,6 +24,10 @@ let package = Package(
     .target(name: "SystemCalls", path: "Modules/SystemCalls"),
     .target(name: "BlocCore", dependencies: ["SystemCalls"], path: "Modules/Bloc"),
     .target(name: "BlocTest", dependencies: ["BlocCore"], path: "Modules/BlocTest"),
+    // A storage engine behind BlocCore's `BlocStorage`: an app that persists to files does not
+    // carry it; the daemon does.
+    .target(
+      name: "BlocJournal", dependencies: ["BlocCore", "SystemCalls"], path: "Modules/Journal"),
 
     // How a feature declares its events and state once (JSON, validation, `describe`); its
     // events are read straight from a request's bytes with Wire's JSON cursor.
@@ -36,7 +42,8 @@ let package = Package(
     // Foundation-free, so `statectl` links it statically and starts fast.
     .target(name: "Wire", dependencies: ["SystemCalls"], path: "Modules/Wire"),
     .target(
-      name: "StateServer", dependencies: ["Wire", "BlocCore", "FeatureKit", "SystemCalls"],
+      name: "StateServer",
+      dependencies: ["Wire", "BlocCore", "BlocJournal", "FeatureKit", "SystemCalls"],
       path: "Modules/StateServer"),
 
     // The features the daemon serves, composed in one place (Apps/stated/Features/Features.swift
@@ -50,7 +57,7 @@ let package = Package(
       ],
       path: "Apps/stated/Features"),
     .executableTarget(
-      name: "stated", dependencies: ["StateServer", "Wire", "StatedFeatures"],
+      name: "stated", dependencies: ["StateServer", "Wire", "BlocJournal", "StatedFeatures"],
       path: "Apps/stated", exclude: ["Features"]),
     // statectl: the command-line logic lives in StatectlCore (unit-tested by CLITests);
     // the executable is only main.swift, linked with a static Swift runtime so that a
@@ -66,7 +73,8 @@ let package = Package(
       linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
     .executableTarget(name: "bloc-bench", dependencies: ["BlocCore"], path: "Scripts/BlocBench"),
     .executableTarget(
-      name: "journal-bench", dependencies: ["BlocCore"], path: "Scripts/JournalBench"),
+      name: "journal-bench", dependencies: ["BlocCore", "BlocJournal"],
+      path: "Scripts/JournalBench"),
     .executableTarget(
       name: "catalog-bench", dependencies: ["AppSearch"], path: "Scripts/CatalogBench"),
 
@@ -90,6 +98,8 @@ let package = Package(
     .testTarget(
       name: "BlocTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTests"),
     .testTarget(
+      name: "JournalTests", dependencies: ["BlocCore", "BlocJournal"], path: "Tests/JournalTests"),
+    .testTarget(
       name: "BlocTestTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTestTests"),
     .testTarget(
       name: "FeatureTests",
@@ -104,8 +114,8 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "Wire", "StateServer", "BlocCore", "FeatureKit", "Counter", "Settings", "AppSearch",
-        "SystemCalls",
+        "Wire", "StateServer", "BlocCore", "BlocJournal", "FeatureKit", "Counter", "Settings",
+        "AppSearch", "SystemCalls",
       ],
       path: "Tests/DaemonTests"),
   ]

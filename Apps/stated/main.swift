@@ -1,5 +1,6 @@
 // stated: hosts the feature blocs and serves them over a Unix domain socket (PROTOCOL.md).
 import BlocCore
+import BlocJournal
 import Foundation
 import Glibc
 import StateServer

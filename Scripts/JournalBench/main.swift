@@ -4,6 +4,7 @@
 //
 //   swift run -c release journal-bench [RECORDS]
 import BlocCore
+import BlocJournal
 import Dispatch
 import Foundation
 

@@ -1,4 +1,5 @@
 import BlocCore
+import BlocJournal
 import Foundation
 import Glibc
 import Testing

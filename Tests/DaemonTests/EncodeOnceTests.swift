@@ -1,4 +1,5 @@
 import BlocCore
+import BlocJournal
 import FeatureKit
 import Foundation
 import StateServer

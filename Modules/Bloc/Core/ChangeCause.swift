@@ -1,5 +1,6 @@
-/// Why a bloc's state changed. A journal that keeps history (``JournalStorage``) stores it with
-/// every change, so a host can tell what made each state (`stated`'s `history` and `monitor`).
+/// Why a bloc's state changed. A journal that keeps history (`JournalStorage`, module
+/// `BlocJournal`) stores it with every change, so a host can tell what made each state
+/// (`stated`'s `history` and `monitor`).
 ///
 /// ```swift
 /// bloc.restore(CounterState(count: 5))  // a change whose cause is .restore

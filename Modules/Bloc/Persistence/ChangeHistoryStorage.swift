@@ -1,8 +1,9 @@
 import Foundation
 
 /// A storage that keeps, beside each key's value, the values last written under it
-/// (``JournalStorage``). A bloc persisted there stores every change as a value of its own, with
-/// its sequence number, ``ChangeCause`` and time, so that its history survives restarts:
+/// (`JournalStorage`, module `BlocJournal`). A bloc persisted there stores every change as a
+/// value of its own, with its sequence number, ``ChangeCause`` and time, so that its history
+/// survives restarts:
 ///
 /// ```swift
 /// let storage = try JournalStorage(directory: directory, limits: .init(history: 1000))

@@ -17,7 +17,8 @@ public struct FileStorage: BlocStorage {
     /// Every write is synced before it completes (the default).
     case always
     /// Writes complete once written; ``FileStorage`` syncs when ``FileStorage/sync()`` is
-    /// called, ``JournalStorage`` by itself within a second (and at ``JournalStorage/close()``).
+    /// called, `JournalStorage` (module `BlocJournal`) by itself within a second (and at its
+    /// `close()`).
     case deferred
   }
 
@@ -118,7 +119,7 @@ public struct FileStorage: BlocStorage {
     .writeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
   }
 
-  static func validate(_ key: String) throws {
+  package static func validate(_ key: String) throws {
     let allowed = key.utf8.allSatisfy { byte in
       (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
         || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2E || byte == 0x2D || byte == 0x5F

@@ -158,7 +158,7 @@ public struct Persistence<State: Sendable>: Sendable {
 
 extension Persistence where State: PersistableState {
   /// - Parameters:
-  ///   - storage: where the state lives (``FileStorage``, ``JournalStorage``, …).
+  ///   - storage: where the state lives (``FileStorage``, `BlocJournal`'s `JournalStorage`, …).
   ///   - key: the state's name in `storage`; letters, digits, `.`, `-` and `_`.
   ///   - unreadable: what to do with a stored value that cannot be read.
   ///   - storeInitialState: store the initial state at creation when nothing is stored yet, so

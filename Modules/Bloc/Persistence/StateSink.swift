@@ -5,13 +5,13 @@ import Foundation
 /// sink takes the newest state (``StagedState/takeForWrite()``) when it writes: at once
 /// (``WriteThrough``), or with the next batch of a journal, so that every change made until
 /// then shares one write.
-protocol StateSink: Sendable {
+package protocol StateSink: Sendable {
   /// `source` has a state to store; take it now or with the next write.
   func stage(_ source: any StagedState)
 }
 
 /// A bloc's persister as its sink sees it.
-protocol StagedState: AnyObject, Sendable {
+package protocol StagedState: AnyObject, Sendable {
   /// The newest state not yet written, encoded, with the callback for the write's result; nil
   /// when there is none any more (a rollback dropped it). Call it once per `stage`.
   func takeForWrite() -> StagedWrite?
@@ -20,11 +20,11 @@ protocol StagedState: AnyObject, Sendable {
 /// One state to write under `key`; call `completion` once it is stored or cannot be. For a
 /// storage that keeps history (``ChangeHistoryStorage``), `earlier` holds the changes made
 /// since the last write, before this one, each a value of its own, written first, in order.
-struct StagedWrite: Sendable {
-  let key: String
-  let data: Data
-  var earlier: [Data] = []
-  let completion: @Sendable ((any Error)?) -> Void
+package struct StagedWrite: Sendable {
+  package let key: String
+  package let data: Data
+  package var earlier: [Data] = []
+  package let completion: @Sendable ((any Error)?) -> Void
 }
 
 /// The sink of a storage that does not batch (``FileStorage``, one of your own): each staged

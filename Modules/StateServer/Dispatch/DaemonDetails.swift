@@ -1,4 +1,5 @@
 import BlocCore
+import BlocJournal
 
 /// What the daemon's `info` reports beyond what the dispatcher sees itself: where it listens,
 /// where its state lives and the journal holding it. Given by the program that hosts the

@@ -1,4 +1,5 @@
 import BlocCore
+import BlocJournal
 import Dispatch
 import Synchronization
 import Wire

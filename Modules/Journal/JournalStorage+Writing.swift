@@ -1,3 +1,4 @@
+import BlocCore
 import Dispatch
 import Foundation
 
@@ -9,7 +10,7 @@ import Foundation
 /// one writer at a time, by whichever thread starts writing.
 extension JournalStorage {
   /// A bloc's persister has a state to store: its newest goes into the next batch.
-  func stage(_ source: any StagedState) {
+  package func stage(_ source: any StagedState) {
     let start = queue.withLock { batch -> Bool in
       batch.staged.append(source)
       return batch.startsWriting()

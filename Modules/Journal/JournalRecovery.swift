@@ -1,3 +1,4 @@
+import BlocCore
 import Foundation
 
 #if canImport(Glibc)
@@ -212,7 +213,7 @@ struct JournalRecovery {
     return valid < JournalFormat.headerSize ? 0 : valid
   }
 
-  /// Imports the `<key>.json` files of a directory that ``FileStorage`` wrote, once, into a
+  /// Imports the `<key>.json` files of a directory that `FileStorage` wrote, once, into a
   /// first snapshot; the files are renamed `<key>.json.migrated`.
   private mutating func migrateStateFiles(_ names: [String], directory: String) throws {
     var imported: [String] = []

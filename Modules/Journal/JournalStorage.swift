@@ -1,3 +1,4 @@
+import BlocCore
 import Dispatch
 import Foundation
 
@@ -10,7 +11,7 @@ import Foundation
 ///
 /// Every write is a record appended to `journal.<generation>.log` with a CRC-32. Writes that
 /// arrive while a batch is being written and synced share the next batch: one `write` and,
-/// with ``FileStorage/SyncPolicy/always``, one `fdatasync` per batch, whatever the number of
+/// with `FileStorage.SyncPolicy.always`, one `fdatasync` per batch, whatever the number of
 /// blocs and changes in it. A write's completion runs once its batch is written (`deferred`:
 /// synced within a second) or synced (`always`). A persisted bloc hands over its newest state
 /// only when the batch is written, so a bloc that changed many times costs one record. A
@@ -24,7 +25,7 @@ import Foundation
 /// aside as `<file>.corrupt-N` and described in ``recoveryNotes`` (and passed to `log`). When
 /// the disk has no room to keep it aside, the storage opens all the same (reads work) and
 /// leaves the tail in place, untouched; writes fail until it can be kept aside.
-/// A directory that ``FileStorage`` wrote is migrated on first open.
+/// A directory that `FileStorage` wrote is migrated on first open.
 ///
 /// ```swift
 /// let storage = try JournalStorage(directory: stateDirectory, sync: .always) { line in
@@ -44,7 +45,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     public var bytes: Int
     /// How many values are kept per key, the newest (the current value) last, across restarts
     /// and compactions: a bloc stored here then stores every change with its cause and time
-    /// (``ChangeHistoryStorage``). 0 keeps none.
+    /// (`ChangeHistoryStorage`). 0 keeps none.
     public var history: Int
     public init(records: Int = 200_000, bytes: Int = 32 << 20, history: Int = 1000) {
       self.records = records
@@ -210,7 +211,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   }
 
   /// Moves the value out of the journal into the file `<key>.unreadable-N.json` beside it, for
-  /// people to inspect (as ``FileStorage`` does); returns its path.
+  /// people to inspect (as `FileStorage` does); returns its path.
   public func keepAside(_ key: String) throws -> String {
     try Self.validate(key)
     let value = values.withLock { $0[key] } ?? Data()
