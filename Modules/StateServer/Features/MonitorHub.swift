@@ -119,44 +119,43 @@ final class MonitorHub: Sendable {
   /// `{"push":"event","feature":…,"cause":…,["event":…,]["target":…,]"outcome":…,
   /// ["error":…,]"seq":…,"time":…,"before":…,"after":…[,"missed":N]}\n`
   static func line(_ feature: String, _ event: ConcludedEvent, missed: Int) -> [UInt8] {
-    var line: [UInt8] = []
-    line.reserveCapacity(256)
-    line.appendASCII(#"{"push":"event","feature":"#)
-    JSONSerializer.writeString(feature, to: &line)
-    line.appendASCII(#","cause":"#)
-    JSONSerializer.writeString(event.cause, to: &line)
+    var line = JSONWriter(capacity: 256)
+    line.ascii(#"{"push":"event","feature":"#)
+    line.string(feature)
+    line.ascii(#","cause":"#)
+    line.string(event.cause)
     if let payload = event.event {
-      line.appendASCII(#","event":"#)
-      JSONSerializer.write(payload, to: &line)
+      line.ascii(#","event":"#)
+      line.json(payload)
     }
     if let target = event.target {
-      line.appendASCII(#","target":"#)
-      JSONSerializer.writeInteger(Int64(clamping: target), to: &line)
+      line.ascii(#","target":"#)
+      line.integer(Int64(clamping: target))
     }
-    line.appendASCII(#","outcome":"#)
-    JSONSerializer.writeString(event.outcome.name, to: &line)
+    line.ascii(#","outcome":"#)
+    line.string(event.outcome.name)
     if case .failed(let error) = event.outcome {
-      line.appendASCII(#","error":{"code":"#)
+      line.ascii(#","error":{"code":"#)
       // As in a `send` reply: a change that could not be stored is the daemon's failure.
       let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
-      JSONSerializer.writeString(code.rawValue, to: &line)
-      line.appendASCII(#","message":"#)
-      JSONSerializer.writeString(String(describing: error), to: &line)
-      line.appendASCII("}")
+      line.string(code.rawValue)
+      line.ascii(#","message":"#)
+      line.string(String(describing: error))
+      line.byte(UInt8(ascii: "}"))
     }
-    line.appendASCII(#","seq":"#)
-    JSONSerializer.writeInteger(Int64(clamping: event.sequence), to: &line)
-    line.appendASCII(#","time":"#)
-    JSONSerializer.writeString(RFC3339.format(milliseconds: event.time), to: &line)
-    line.appendASCII(#","before":"#)
-    JSONSerializer.write(event.before, to: &line)
-    line.appendASCII(#","after":"#)
-    JSONSerializer.write(event.after, to: &line)
+    line.ascii(#","seq":"#)
+    line.integer(Int64(clamping: event.sequence))
+    line.ascii(#","time":"#)
+    line.string(RFC3339.format(milliseconds: event.time))
+    line.ascii(#","before":"#)
+    line.json(event.before)
+    line.ascii(#","after":"#)
+    line.json(event.after)
     if missed > 0 {
-      line.appendASCII(#","missed":"#)
-      JSONSerializer.writeInteger(Int64(missed), to: &line)
+      line.ascii(#","missed":"#)
+      line.integer(Int64(missed))
     }
-    line.appendASCII("}\n")
-    return line
+    line.ascii("}\n")
+    return line.bytes
   }
 }

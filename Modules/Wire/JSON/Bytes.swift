@@ -1,4 +1,4 @@
-// Byte-level helpers shared by the parser, the serializers and the framer:
+// Byte-level helpers shared by the parser, the writer and the framer:
 //
 //     var line: [UInt8] = []
 //     line.append(literal: #"{"ok":true"#)
@@ -53,10 +53,9 @@ extension JSON {
   /// JSON(["n": 1]).serialized()  // Array(#"{"n":1}"#.utf8)
   /// ```
   public func serialized() -> [UInt8] {
-    var buffer: [UInt8] = []
-    buffer.reserveCapacity(64)
-    JSONSerializer.write(self, to: &buffer)
-    return buffer
+    var writer = JSONWriter()
+    writer.json(self)
+    return writer.bytes
   }
 
   /// The compact serialization as text, e.g. `{"n":1}`.

@@ -13,16 +13,14 @@ public enum Push {
 
   /// `{"push":"state","feature":…,"seq":…,"state":…}\n`
   public static func state(feature: String, sequence: Int, state: JSON) -> [UInt8] {
-    var line: [UInt8] = []
-    line.reserveCapacity(128)
-    line.append(literal: #"{"push":"state","feature":"#)
-    JSONSerializer.writeString(feature, to: &line)
-    line.append(literal: #","seq":"#)
-    JSONSerializer.writeInteger(Int64(sequence), to: &line)
-    line.append(literal: #","state":"#)
-    JSONSerializer.write(state, to: &line)
-    line.append(.closeBrace)
-    line.append(.lineFeed)
-    return line
+    var line = JSONWriter(capacity: 128)
+    line.ascii(#"{"push":"state","feature":"#)
+    line.string(feature)
+    line.ascii(#","seq":"#)
+    line.integer(Int64(sequence))
+    line.ascii(#","state":"#)
+    line.json(state)
+    line.ascii("}\n")
+    return line.bytes
   }
 }

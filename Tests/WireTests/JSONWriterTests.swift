@@ -1,7 +1,7 @@
 import Testing
 import Wire
 
-@Suite struct JSONSerializerTests {
+@Suite struct JSONWriterTests {
   @Test func compactOutputIsExact() {
     let json: JSON = [
       "id": 7, "ok": true, "none": nil, "pi": 3.25, "neg": -12, "list": [1, "two", [], [:]],

@@ -1,0 +1,76 @@
+import BlocCore
+import Wire
+
+/// Replies and pushes that carry a state splice in its bytes as they were written once
+/// (a ``StateSnapshot``'s JSON), instead of serializing a tree per reply.
+///
+/// ```swift
+/// var reply = ReplyWriter(id: 7, ok: true)
+/// reply.outcome(.handled, snapshot)  // ,"outcome":"handled","state":{…},"seq":N
+/// connection.queueReply(reply.finish())
+/// ```
+extension ReplyWriter {
+  /// `,"state":{…},"seq":N`
+  mutating func state(_ snapshot: StateSnapshot) {
+    key("state")
+    stateValueAndSequence(snapshot)
+  }
+
+  /// `{…},"seq":N`: the rest of a state after its key.
+  private mutating func stateValueAndSequence(_ snapshot: StateSnapshot) {
+    writer.raw(snapshot.json)
+    integer("seq", Int64(clamping: snapshot.sequence))
+  }
+
+  /// `,"outcome":"…","state":{…},"seq":N`: what every event's reply carries, the fixed part
+  /// from bytes prepared once per outcome.
+  mutating func outcome(_ outcome: EventOutcome, _ snapshot: StateSnapshot) {
+    switch outcome {
+    case .handled: writer.raw(Self.handled)
+    case .dropped: writer.raw(Self.dropped)
+    case .cancelled: writer.raw(Self.cancelled)
+    case .failed: writer.raw(Self.failed)
+    }
+    stateValueAndSequence(snapshot)
+  }
+
+  private static func outcomeAndState(_ name: String) -> [UInt8] {
+    Array(#","outcome":"\#(name)","state":"#.utf8)
+  }
+  private static let handled = outcomeAndState("handled")
+  private static let dropped = outcomeAndState("dropped")
+  private static let cancelled = outcomeAndState("cancelled")
+  private static let failed = outcomeAndState("failed")
+
+  /// `{"push":"state","feature":…,"seq":N,"state":{…}}\n`
+  static func statePush(feature: String, snapshot: StateSnapshot) -> [UInt8] {
+    var line = JSONWriter(capacity: snapshot.json.count + feature.utf8.count + 48)
+    line.ascii(#"{"push":"state","feature":"#)
+    line.string(feature)
+    line.ascii(#","seq":"#)
+    line.integer(Int64(clamping: snapshot.sequence))
+    line.ascii(#","state":"#)
+    line.raw(snapshot.json)
+    line.ascii("}\n")
+    return line.bytes
+  }
+
+  /// `{"push":"state","feature":…,"seq":N,"select":…,"value":…}\n`
+  static func selectionPush(
+    feature: String, sequence: UInt64, selection: String, value: JSON
+  )
+    -> [UInt8]
+  {
+    var line = JSONWriter(capacity: feature.utf8.count + selection.utf8.count + 64)
+    line.ascii(#"{"push":"state","feature":"#)
+    line.string(feature)
+    line.ascii(#","seq":"#)
+    line.integer(Int64(clamping: sequence))
+    line.ascii(#","select":"#)
+    line.string(selection)
+    line.ascii(#","value":"#)
+    line.json(value)
+    line.ascii("}\n")
+    return line.bytes
+  }
+}

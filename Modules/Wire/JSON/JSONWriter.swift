@@ -1,0 +1,175 @@
+/// The package's one JSON writer: compact, single-line UTF-8, appended to a byte buffer.
+///
+/// Replies and pushes, every JSON tree's `serialized()`, and the states features write (the
+/// same bytes stored in the journal, sent in the reply and pushed to watchers) all come from
+/// here, so one text form holds everywhere:
+/// - members in the order they are written: a JSON tree keeps its own order; a state writes
+///   its members sorted by their UTF-8 bytes (its declaration sorts them once);
+/// - strings escape `"`, `\` and control characters (as `\n`, `\t`, … or `\u00XX`), so one
+///   value is always exactly one frame line; `/` and non-ASCII text are written as they are;
+/// - integers in decimal; doubles in Swift's shortest round-tripping form (`0.1`, `5.0`,
+///   `1e-07`); NaN and infinities, which JSON cannot express, as `null`.
+///
+/// ```swift
+/// var writer = JSONWriter()
+/// writer.ascii(#"{"a":"#)
+/// writer.json([1, 2.5, "x\n"])
+/// writer.byte(.closeBrace)
+/// // writer.bytes == Array(#"{"a":[1,2.5,"x\n"]}"#.utf8)
+/// ```
+public struct JSONWriter {
+  /// What was written so far.
+  public var bytes: [UInt8]
+
+  public init(capacity: Int = 64) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+  }
+
+  /// Writes into `buffer`, emptied first, so that a caller writing again and again reuses one
+  /// allocation.
+  public init(reusing buffer: consuming [UInt8], capacity: Int = 64) {
+    bytes = consume buffer
+    bytes.removeAll(keepingCapacity: true)
+    bytes.reserveCapacity(capacity)
+  }
+
+  /// Runs `body` with a writer that appends to `buffer` (no copy: the buffer is moved into the
+  /// writer and back).
+  public static func appending<Failure>(
+    to buffer: inout [UInt8], _ body: (inout JSONWriter) throws(Failure) -> Void
+  ) throws(Failure) {
+    var writer = JSONWriter(capacity: 0)
+    swap(&writer.bytes, &buffer)
+    defer { swap(&writer.bytes, &buffer) }
+    try body(&writer)
+  }
+
+  // MARK: Values
+
+  public mutating func null() { bytes.append(literal: "null") }
+
+  public mutating func bool(_ flag: Bool) { bytes.append(literal: flag ? "true" : "false") }
+
+  /// The decimal digits of `value`, written in place (no intermediate string).
+  public mutating func integer(_ value: Int64) {
+    if value < 0 { bytes.append(.minus) }
+    unsigned(value.magnitude)
+  }
+
+  /// The decimal digits of `value`.
+  public mutating func unsigned(_ value: UInt64) {
+    var magnitude = value
+    if magnitude < 10 {
+      bytes.append(.digit0 + UInt8(magnitude))
+      return
+    }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var start = 20
+      while magnitude > 0 {
+        start -= 1
+        digits[start] = .digit0 + UInt8(magnitude % 10)
+        magnitude /= 10
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+    }
+  }
+
+  /// `value` in Swift's shortest round-tripping form, or `null` if not finite.
+  public mutating func number(_ value: Double) {
+    guard value.isFinite else {
+      null()
+      return
+    }
+    bytes.append(contentsOf: value.description.utf8)
+  }
+
+  /// `text` as a quoted, escaped JSON string.
+  public mutating func string(_ text: String) {
+    bytes.append(.quote)
+    let done: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
+      escaped(utf8)
+    }
+    if done == nil {  // not native UTF-8 storage: make it so
+      var native = text
+      native.withUTF8 { escaped($0) }
+    }
+    bytes.append(.quote)
+  }
+
+  /// A JSON tree, its object members in the tree's order.
+  public mutating func json(_ value: JSON) {
+    switch value {
+    case .null: null()
+    case .bool(let flag): bool(flag)
+    case .integer(let integer): self.integer(integer)
+    case .number(let number): self.number(number)
+    case .string(let text): string(text)
+    case .array(let elements):
+      bytes.append(.openBracket)
+      for (offset, element) in elements.enumerated() {
+        if offset > 0 { bytes.append(.comma) }
+        json(element)
+      }
+      bytes.append(.closeBracket)
+    case .object(let object):
+      bytes.append(.openBrace)
+      for (offset, member) in object.enumerated() {
+        if offset > 0 { bytes.append(.comma) }
+        string(member.key)
+        bytes.append(.colon)
+        json(member.value)
+      }
+      bytes.append(.closeBrace)
+    }
+  }
+
+  // MARK: Structure
+
+  /// `"name":`, a member's key (the caller writes the comma before it).
+  public mutating func key(_ name: String) {
+    string(name)
+    bytes.append(.colon)
+  }
+
+  /// Fixed text the caller knows to be valid JSON where it goes (`{"push":"state","feature":`).
+  public mutating func ascii(_ text: StaticString) { bytes.append(literal: text) }
+
+  /// JSON written before (a state's bytes, a key written once at declaration).
+  public mutating func raw(_ written: [UInt8]) { bytes.append(contentsOf: written) }
+
+  /// JSON written before, from part of a buffer.
+  public mutating func raw(_ written: ArraySlice<UInt8>) { bytes.append(contentsOf: written) }
+
+  /// One structural byte: `{`, `}`, `[`, `]`, `,`, `:`, or the frame's `\n`.
+  public mutating func byte(_ byte: UInt8) { bytes.append(byte) }
+
+  // MARK: Escaping
+
+  /// Appends string content, escaping what JSON requires, in runs between escapes.
+  private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    var runStart = 0
+    for index in utf8.indices {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == .quote || byte == .backslash else { continue }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      runStart = index + 1
+      bytes.append(.backslash)
+      switch byte {
+      case .quote, .backslash: bytes.append(byte)
+      case .lineFeed: bytes.append(UInt8(ascii: "n"))
+      case .carriageReturn: bytes.append(UInt8(ascii: "r"))
+      case .tab: bytes.append(UInt8(ascii: "t"))
+      case 0x08: bytes.append(UInt8(ascii: "b"))
+      case 0x0C: bytes.append(UInt8(ascii: "f"))
+      default:
+        bytes.append(literal: "u00")
+        bytes.append(Self.hexDigits[Int(byte >> 4)])
+        bytes.append(Self.hexDigits[Int(byte & 0xF)])
+      }
+    }
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+  }
+
+  private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}
