@@ -86,13 +86,20 @@ let package = Package(
       name: "fuzz-json", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/JSON"),
     .executableTarget(
       name: "fuzz-framer", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/Framer"),
-    .executableTarget(
-      name: "fuzz-request", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/Request"),
-    .executableTarget(
-      name: "fuzz-events",
+    // stated's own server and dispatcher in the fuzzing process, for the targets that fuzz
+    // what the daemon does with a request.
+    .target(
+      name: "FuzzDaemon",
       dependencies: [
         "FuzzSupport", "Wire", "StateServer", "BlocCore", "AppSearch", "StatedFeatures",
+        "SystemCalls",
       ],
+      path: "Scripts/Fuzz/Daemon"),
+    .executableTarget(
+      name: "fuzz-request", dependencies: ["FuzzDaemon", "FuzzSupport", "Wire"],
+      path: "Scripts/Fuzz/Request"),
+    .executableTarget(
+      name: "fuzz-events", dependencies: ["FuzzDaemon", "FuzzSupport", "StateServer", "Wire"],
       path: "Scripts/Fuzz/Events"),
 
     .testTarget(
