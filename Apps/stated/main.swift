@@ -140,6 +140,9 @@ let dispatcher = RequestDispatcher(
   batching: storage,
   details: DaemonDetails(
     socketPath: listener.path, stateDirectory: stateDirectory, storage: storage),
+  // Hidden, for tests: STATED_STRAIGHT_THROUGH=0 queues every event, so that a test can
+  // check that both routes give the same replies (ReplyFixtureTests).
+  straightThrough: environment["STATED_STRAIGHT_THROUGH"] != "0",
   logger: logger)
 let server = Server(
   configuration: configuration, delegate: dispatcher, drain: { await dispatcher.drain() })

@@ -270,18 +270,24 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// Runs a synchronous handler and concludes its job like ``execute(_:handler:emitter:)``.
   @inlinable @discardableResult
   final func execute(_ job: Job, handler: SyncHandler, emitter: Emitter<State>) -> EventOutcome {
-    var outcome: EventOutcome
-    do {
-      try handler(job.event, emitter)
-      outcome = emitter.isActive ? .handled : .cancelled
-    } catch is CancellationError where !emitter.isActive {
-      outcome = .cancelled
-    } catch {
-      outcome = .failed(error)
-      reportError(HandlerFailure(event: job.event, error: error))
-    }
+    let outcome = outcome(of: job, handler: handler, emitter: emitter)
     conclude(job, emitter, outcome)
     return outcome
+  }
+
+  /// Runs a synchronous handler; returns its outcome, reporting a failure, without concluding.
+  @inlinable final func outcome(
+    of job: Job, handler: SyncHandler, emitter: Emitter<State>
+  ) -> EventOutcome {
+    do {
+      try handler(job.event, emitter)
+      return emitter.isActive ? .handled : .cancelled
+    } catch is CancellationError where !emitter.isActive {
+      return .cancelled
+    } catch {
+      reportError(HandlerFailure(event: job.event, error: error))
+      return .failed(error)
+    }
   }
 
   /// An `emit.forEach` still running when its handler returned was not awaited: a misuse.

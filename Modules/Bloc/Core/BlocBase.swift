@@ -166,6 +166,11 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
 
   public func removeObserver(_ token: ObserverToken) { ownObservers.remove(token) }
 
+  /// Whether an observer wants to hear when events are done (one atomic load per list).
+  @usableFromInline final var observesDone: Bool {
+    BlocObservers.wants(.done) || ownObservers.wants(.done)
+  }
+
   /// The observers that want `hook`: global ones, then this bloc's own.
   func observers(for hook: BlocHooks) -> [ObserverEntry] {
     let global = BlocObservers.observers(for: hook)

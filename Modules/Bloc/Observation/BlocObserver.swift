@@ -67,6 +67,9 @@ public enum BlocObservers {
 
   /// The global observers that want `hook`.
   static func observers(for hook: BlocHooks) -> [ObserverEntry] { list.observers(for: hook) }
+
+  /// Whether a global observer wants `hook`.
+  static func wants(_ hook: BlocHooks) -> Bool { list.wants(hook) }
 }
 
 /// Identifies a registered observer, for removal.
@@ -105,9 +108,14 @@ final class ObserverList: Sendable {
     }
   }
 
+  /// Whether an observer wants `hook`.
+  func wants(_ hook: BlocHooks) -> Bool {
+    BlocHooks(rawValue: wanted.load(ordering: .acquiring)).contains(hook)
+  }
+
   /// The observers that want `hook`, in the order they were added.
   func observers(for hook: BlocHooks) -> [ObserverEntry] {
-    guard BlocHooks(rawValue: wanted.load(ordering: .acquiring)).contains(hook) else { return [] }
+    guard wants(hook) else { return [] }
     return entries.withLock { $0.filter { $0.hooks.contains(hook) } }
   }
 

@@ -231,6 +231,19 @@ import Foundation
     if let ready { body(ready) }
   }
 
+  /// What ``whenStored(_:_:)`` would call back with now, without waiting: `sequence` (or a
+  /// later change) stored, its write failed, or still on its way.
+  func status(of sequence: UInt64) -> StoreStatus {
+    progress.withLock { progress in
+      if let failure = progress.failure(of: sequence) { return .failed(failure) }
+      if progress.durable >= sequence { return .stored }
+      if !progress.writing, progress.pending == nil {
+        return progress.lastError.map(StoreStatus.failed) ?? .stored
+      }
+      return .pending
+    }
+  }
+
   /// Gives up every change up to `sequence` after a failed write: the pending state (built on
   /// the failed one) is dropped and their waiters fail with `error`. Called by the bloc, under
   /// its lock, while it restores the last stored state.

@@ -8,6 +8,11 @@ import BlocCore
 /// `send` whose outcome is not known yet waits in the queue; its receipt's `onResolve`
 /// callback records the outcome and, on the resolving thread, queues every reply that became
 /// ready (the ready prefix of the queue), under the session's lock. No task is involved.
+///
+/// The common case skips the queue: an event the loop handled straight through while nothing
+/// was queued (``joinTurn(_:)``) leaves a ``TurnReply``, written when the loop turn ends, after
+/// its journal write (``writeTurnReplies(atTurnEnd:_:)``). Those come before every queued
+/// reply: whatever is queued meanwhile waits behind a `.turn` item until they are written.
 final class ClientSession: Sendable {
   typealias Produce = @Sendable () -> [UInt8]
   /// Builds a reply from an outcome, in the buffer it is given when it can (the session's
@@ -19,6 +24,9 @@ final class ClientSession: Sendable {
     case ready(Produce)
     case awaiting(ProduceOutcome)
     case resolved(EventOutcome, ProduceOutcome)
+    /// Stands for the turn replies (`State.turn`): the items after it wait until they are
+    /// written. Always the first item when present.
+    case turn
     case done
   }
 
@@ -32,8 +40,26 @@ final class ClientSession: Sendable {
     var inputEnded = false
     /// The storage of the last outcome reply, emptied and reused for the next.
     var spare: [UInt8] = []
+    /// Replies of events handled straight through, in request order; `turn[turnHead...]` are
+    /// not written yet. They come before every item.
+    var turn: [TurnReply] = []
+    var turnHead = 0
+    /// A callback waits for the store of `turn[turnHead]` (its change was not written by the
+    /// end of its turn: another thread was writing the journal).
+    var awaitingStore = false
 
     var isEmpty: Bool { head == items.count }
+    var hasTurnReplies: Bool { turnHead < turn.count }
+    /// Nothing waits: a reply can be produced and sent at once.
+    var isIdle: Bool { isEmpty && !hasTurnReplies }
+
+    /// Before queueing an item: while turn replies are unwritten and nothing is queued, the
+    /// `.turn` item goes first. Returns whether the session just became busy.
+    mutating func queueBehindTurn() -> Bool {
+      guard isEmpty else { return false }
+      if hasTurnReplies { items.append(.turn) }
+      return true
+    }
 
     /// Builds `produce`'s reply in the spare buffer and queues it, then keeps the buffer.
     mutating func queueReply(
@@ -64,9 +90,10 @@ final class ClientSession: Sendable {
   /// Queues a reply that is already built.
   func respond(_ line: [UInt8]) {
     state.withLock { state in
-      if state.isEmpty {
+      if state.isIdle {
         connection.queueReply(line)
       } else {
+        if state.queueBehindTurn() { tracker.begin() }
         state.items.append(.bytes(line))
       }
     }
@@ -75,9 +102,10 @@ final class ClientSession: Sendable {
   /// Queues a reply built when its turn comes.
   func respond(_ produce: @escaping Produce) {
     state.withLock { state in
-      if state.isEmpty {
+      if state.isIdle {
         queueProduced(produce())
       } else {
+        if state.queueBehindTurn() { tracker.begin() }
         state.items.append(.ready(produce))
       }
     }
@@ -96,11 +124,11 @@ final class ClientSession: Sendable {
     _ produce: @escaping ProduceOutcome
   ) {
     let ticket = state.withLock { state -> Int? in
-      if state.isEmpty, let known {
+      if state.isIdle, let known {
         state.queueReply(known, produce, on: connection)
         return nil
       }
-      if state.isEmpty { tracker.begin() }
+      if state.queueBehindTurn() { tracker.begin() }
       state.items.append(.awaiting(produce))
       return state.removed + state.items.count - 1
     }
@@ -109,11 +137,85 @@ final class ClientSession: Sendable {
     whenResolved { outcome in self.resolve(ticket, outcome) }
   }
 
+  /// Takes the reply of an event handled straight through, to be written when the loop turn
+  /// ends: unless replies are queued (they would have to come first; the caller then queues
+  /// this one too). Returns nil then, else whether the session has its first turn reply (the
+  /// loop turn must then write them: ``LoopTurn``).
+  func joinTurn(_ reply: TurnReply) -> Bool? {
+    state.withLock { state -> Bool? in
+      guard state.isEmpty else { return nil }
+      // Replies still waiting for a store have a callback that writes the later ones too.
+      let first = !state.hasTurnReplies && !state.awaitingStore
+      state.turn.append(reply)
+      return first
+    }
+  }
+
+  /// Writes the turn replies whose changes are stored (or refused), in order, then what was
+  /// queued behind them. `atTurnEnd`: called by the loop at the end of the turn that read
+  /// their requests (the loop flushes the connection then, so no wake-up is posted); else by
+  /// the callback of a store that came later.
+  func writeTurnReplies(atTurnEnd: Bool, _ statistics: DaemonStatistics) {
+    writeTurnReplies(atTurnEnd: atTurnEnd, afterStore: false, statistics)
+  }
+
+  private func writeTurnReplies(
+    atTurnEnd: Bool, afterStore: Bool, _ statistics: DaemonStatistics
+  ) {
+    var waitFor: TurnReply?
+    let idle = state.withLock { state -> Bool in
+      if afterStore { state.awaitingStore = false }
+      while state.hasTurnReplies {
+        let reply = state.turn[state.turnHead]
+        guard let final = reply.finalOutcome() else {
+          // Written by a batch that another thread is writing: wait for it.
+          if !state.awaitingStore {
+            state.awaitingStore = true
+            waitFor = reply
+          }
+          return false
+        }
+        statistics.count(final)
+        var buffer: [UInt8] = []
+        swap(&buffer, &state.spare)
+        let line = reply.line(final, reusing: consume buffer)
+        if atTurnEnd {
+          connection.queueTurnReply(line)
+        } else {
+          connection.queueReply(line)
+        }
+        if line.capacity <= 1 << 16 { state.spare = line }
+        state.turnHead += 1
+      }
+      state.turn.removeAll(keepingCapacity: state.turn.count <= 1024)
+      state.turnHead = 0
+      guard !state.isEmpty else {
+        if state.inputEnded { connection.close() }
+        return false
+      }
+      guard case .turn = state.items[state.head] else { return false }
+      // Queued meanwhile, behind the `.turn` item: their turn now.
+      state.items[state.head] = .done
+      state.head += 1
+      queueReady(&state)
+      guard state.isEmpty else { return false }
+      if state.inputEnded { connection.close() }
+      return true
+    }
+    if idle { tracker.end() }
+    guard let waitFor else { return }
+    tracker.begin()  // so that shutdown's drain waits for this reply too
+    waitFor.feature.whenStored(waitFor.changed) { _ in
+      self.writeTurnReplies(atTurnEnd: false, afterStore: true, statistics)
+      self.tracker.end()
+    }
+  }
+
   /// The client will send nothing more: close once every reply owed is sent.
   func endOfInput() {
     state.withLock { state in
       state.inputEnded = true
-      if state.isEmpty { connection.close() }
+      if state.isIdle { connection.close() }
     }
   }
 
@@ -177,7 +279,7 @@ final class ClientSession: Sendable {
         queueProduced(produce())
       case .resolved(let outcome, let produce):
         state.queueReply(outcome, produce, on: connection)
-      case .awaiting:
+      case .awaiting, .turn:
         // Still busy: drop the sent prefix now and then, so the queue stays short.
         if state.head >= 64, state.head * 2 >= state.items.count {
           state.items.removeFirst(state.head)

@@ -16,6 +16,13 @@ import Wire
 /// Events are added to their bloc synchronously, in frame order: on the loop thread, or for a
 /// large frame on a thread of its own while the connection's later frames wait. Replies go out
 /// in request order per connection (see ``ClientSession``).
+///
+/// The common case runs straight through the loop turn: an event read on the loop thread for
+/// an idle bloc with a synchronous handler is handled at once (``Bloc/handleInline(_:)``), its
+/// change staged in the turn's journal batch and its reply noted in the connection's session;
+/// when the turn ends the batch is written once, then those replies are written, with what the
+/// write did to their changes. Events of busy blocs or with suspending handlers, and those of a
+/// connection with an earlier reply still queued, take the queue: the same bytes either way.
 public final class RequestDispatcher: ConnectionDelegate {
   public let registry: FeatureRegistry
   public let version: String
@@ -42,6 +49,10 @@ public final class RequestDispatcher: ConnectionDelegate {
   /// one from several), and the last of them.
   private let turnConnections = Atomic<Int>(0)
   private let turnLastConnection = Atomic<UInt64>(0)
+  /// Whether events may run straight through the loop turn (else every one is queued).
+  public let straightThrough: Bool
+  /// The sessions with replies of events the current turn handled straight through.
+  private let turn = LoopTurn()
 
   /// - Parameter largeFrameQueue: where large frames are parsed and run; by default a serial
   ///   queue of the dispatcher's own, so they never crowd the machine. (Tests pass a suspended
@@ -52,13 +63,18 @@ public final class RequestDispatcher: ConnectionDelegate {
   ///   `--sync always` one sync) before the turn's replies are sent: on the loop thread, or,
   ///   when the turn read several connections under `--sync always`, on the storage's writer
   ///   while the loop serves the next requests.
+  /// - Parameter straightThrough: handles the common case on the loop thread, without a queue
+  ///   (see above); false queues every event, the one route before (the replies are the same
+  ///   bytes: tests compare the two).
   public init(
     registry: FeatureRegistry, version: String, maxFrameBytes: Int = 1 << 20,
     largeFrameBytes: Int = 64 << 10, largeFrameQueue: DispatchQueue? = nil,
     monitorBacklogBytes: Int = 4 << 20, batching: (any WriteBatching)? = nil,
-    details: DaemonDetails = DaemonDetails(), logger: Logger = .silent
+    details: DaemonDetails = DaemonDetails(), straightThrough: Bool = true,
+    logger: Logger = .silent
   ) {
     self.details = details
+    self.straightThrough = straightThrough
     largeFrames = largeFrameQueue ?? DispatchQueue(label: "state-server.large-frames")
     self.batching = batching
     self.registry = registry
@@ -95,7 +111,7 @@ public final class RequestDispatcher: ConnectionDelegate {
       turnConnections.add(1, ordering: .relaxed)
     }
     guard frame.count >= largeFrameBytes else {
-      process(frame, session)
+      process(frame, session, onLoop: true)
       return
     }
     // Parsing a large frame takes milliseconds (a 1 MiB object of 60,000 members): off the
@@ -104,15 +120,15 @@ public final class RequestDispatcher: ConnectionDelegate {
     connection.holdFrames()
     tracker.begin()
     largeFrames.async {
-      self.process(frame, session)
+      self.process(frame, session, onLoop: false)
       connection.resumeFrames()
       self.tracker.end()
     }
   }
 
-  /// Parses and runs one request, on the loop thread or, for a large frame, the
-  /// `largeFrames` queue.
-  private func process(_ frame: [UInt8], _ session: ClientSession) {
+  /// Parses and runs one request, on the loop thread (`onLoop`, within a loop turn) or, for a
+  /// large frame, the `largeFrames` queue.
+  private func process(_ frame: [UInt8], _ session: ClientSession, onLoop: Bool) {
     let connection = session.connection
     let request: RequestHead
     statistics.countRequest()
@@ -125,7 +141,7 @@ public final class RequestDispatcher: ConnectionDelegate {
       return
     }
     do {
-      try handle(request, session)
+      try handle(request, session, onLoop: onLoop)
     } catch {
       statistics.countRefusal(op: request.op)
       logger.debug("client \(connection.id): \(request.op): \(error)")
@@ -158,6 +174,12 @@ public final class RequestDispatcher: ConnectionDelegate {
     // One client alone waits for this batch: write it here, without a hand-off. Several: let
     // the storage sync it beside the loop, which serves them meanwhile.
     batching?.commitBatch(othersWaiting: turnConnections.load(ordering: .relaxed) > 1)
+    // Then the replies of the events handled straight through (a change the batch did not
+    // store yet, being synced beside the loop, is replied to once it is).
+    let sessions = turn.takeSessions()
+    guard !sessions.isEmpty else { return }
+    for session in sessions { session.writeTurnReplies(atTurnEnd: true, statistics) }
+    turn.recycle(sessions)
   }
 
   public func connectionClosed(_ connection: Connection) {
@@ -178,11 +200,13 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   // MARK: Ops
 
-  private func handle(_ request: RequestHead, _ session: ClientSession) throws(WireError) {
+  private func handle(
+    _ request: RequestHead, _ session: ClientSession, onLoop: Bool
+  ) throws(WireError) {
     let id = request.id
     switch request.op {
     case Request.Op.send:
-      try send(request, session)
+      try send(request, session, onLoop: onLoop)
     case Request.Op.get:
       let feature = try feature(of: request)
       if let selection = try selection(of: request) {
@@ -242,19 +266,53 @@ public final class RequestDispatcher: ConnectionDelegate {
     }
   }
 
-  private func send(_ request: RequestHead, _ session: ClientSession) throws(WireError) {
+  private func send(
+    _ request: RequestHead, _ session: ClientSession, onLoop: Bool
+  ) throws(WireError) {
     let feature = try feature(of: request)
     // Decoded by the feature's declaration straight from the frame's bytes.
-    let receipt = try withEvent(of: request, feature) { event throws(WireError) in
-      let receipt = try feature.add(event)
+    let straight = straightThrough && onLoop
+    let added = try withEvent(of: request, feature) { event throws(WireError) in
+      let added = try feature.add(event, straightThrough: straight)
       if logger.isEnabled(.debug) {
         logger.debug("client \(session.connection.id): send \(feature.name) \(event.json)")
       }
-      return receipt
+      return added
     }
     let id = request.id
+    switch added {
+    case .queued(let receipt):
+      session.respond(after: receipt, outcomeProducer(id: id, feature))
+    case .handled(let outcome, 0):
+      // Final already (no change waits for storage): replied like any known outcome, at once
+      // unless earlier replies are owed.
+      session.respond(
+        known: outcome, whenResolved: { $0(outcome) }, outcomeProducer(id: id, feature))
+    case .handled(let outcome, let changed):
+      let reply = TurnReply(id: id, feature: feature, outcome: outcome, changed: changed)
+      if let first = session.joinTurn(reply) {
+        if first { turn.add(session) }
+        return
+      }
+      // An earlier reply of this connection is queued: this one waits behind it, and for
+      // its change to be stored.
+      session.respond(
+        known: nil,
+        whenResolved: { resolved in
+          feature.whenStored(changed) { error in
+            guard let error, outcome.isHandled else { return resolved(outcome) }
+            resolved(.failed(error))
+          }
+        }, outcomeProducer(id: id, feature))
+    }
+  }
+
+  /// Builds a `send`'s reply once its outcome is known, and counts the outcome.
+  private func outcomeProducer(
+    id: RequestID?, _ feature: Feature
+  ) -> ClientSession.ProduceOutcome {
     let statistics = statistics
-    session.respond(after: receipt) { outcome, buffer in
+    return { outcome, buffer in
       statistics.count(outcome)
       return Self.outcomeReply(id: id, feature, outcome, reusing: consume buffer)
     }

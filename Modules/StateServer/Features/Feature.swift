@@ -31,7 +31,8 @@ public final class Feature: Sendable {
 
   private let readStored: @Sendable () throws -> StateSnapshot
   private let readCurrent: @Sendable () throws -> StateSnapshot
-  private let addEvent: @Sendable (JSONCursor) throws(EventRefusal) -> EventReceipt
+  private let addEvent: @Sendable (JSONCursor, Bool) throws(EventRefusal) -> AddedEvent
+  private let storeStatusOf: @Sendable (UInt64) -> StoreStatus
   /// history, goto, restore, undo and redo (Feature+TimeTravel.swift).
   let timeTravel: TimeTravelAccess
   private let stored: @Sendable (UInt64, @escaping @Sendable (PersistenceError?) -> Void) -> Void
@@ -44,14 +45,15 @@ public final class Feature: Sendable {
   let monitors: MonitorHub
 
   /// - Parameters:
-  ///   - add: decodes the event object at a cursor and adds the event to `bloc`;
+  ///   - add: decodes the event object at a cursor and adds the event to `bloc`, or (when
+  ///     asked to and the bloc can) handles it at once (``Bloc/handleInline(_:)``);
   ///   - storedSnapshot: the newest stored state, encoded with `codec`: both on every `send`, so
   ///     built by the caller, where the types are known, to be specialised.
   @usableFromInline
   init<Description: FeatureDescription>(
     _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>,
     codec: StateCodec<Description.State>,
-    add: @escaping @Sendable (JSONCursor) throws(EventRefusal) -> EventReceipt,
+    add: @escaping @Sendable (JSONCursor, Bool) throws(EventRefusal) -> AddedEvent,
     storedSnapshot: @escaping @Sendable () throws -> StateSnapshot
   ) {
     name = description.name
@@ -70,6 +72,7 @@ public final class Feature: Sendable {
     addEvent = add
     timeTravel = TimeTravelAccess.make(description, bloc: bloc)
     stored = { sequence, body in bloc.whenStored(sequence, body) }
+    storeStatusOf = { sequence in bloc.storeStatus(of: sequence) }
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
     audit = { [name] in Self.problems(of: name, declaration, bloc) }
@@ -111,13 +114,23 @@ public final class Feature: Sendable {
   /// the caller's order. Throws the protocol error for a bad event (not an object, then its
   /// `type`, then unknown fields); the state is then untouched.
   public func add(_ event: JSONCursor) throws(WireError) -> EventReceipt {
+    guard case .queued(let receipt) = try add(event, straightThrough: false) else {
+      preconditionFailure("an event not asked to go straight through was handled inline")
+    }
+    return receipt
+  }
+
+  /// ``add(_:)-(JSONCursor)``, or with `straightThrough` the event handled at once when the
+  /// bloc is idle and its handler synchronous (``Bloc/handleInline(_:)``): no receipt, and a
+  /// change that still waits for storage (``storeStatus(of:)``).
+  func add(_ event: JSONCursor, straightThrough: Bool) throws(WireError) -> AddedEvent {
     guard event.isObject else {
       throw WireError(
         .invalidField,
         "field 'event' must be an object like {\"type\":\"…\"}, got \(event.typeName)")
     }
     do {
-      return try addEvent(event)
+      return try addEvent(event, straightThrough)
     } catch {
       throw WireError(refusal: error)
     }
@@ -140,6 +153,9 @@ public final class Feature: Sendable {
     }
     return try added.get()
   }
+
+  /// Whether the state of `sequence` is stored, its write failed, or it is still on its way.
+  func storeStatus(of sequence: UInt64) -> StoreStatus { storeStatusOf(sequence) }
 
   /// How many connections watch this feature.
   public var watcherCount: Int { watchers.watcherCount }
@@ -170,6 +186,16 @@ public final class Feature: Sendable {
     watchers.stop()
     monitors.stop()
   }
+}
+
+/// What ``Feature/add(_:straightThrough:)`` did with an event.
+@usableFromInline
+enum AddedEvent {
+  /// Handled at once: its handler's outcome, and the sequence number of its last change that
+  /// waits for storage (0: none).
+  case handled(EventOutcome, changed: UInt64)
+  /// Added to the bloc's queue (or refused by it): the receipt tells the outcome.
+  case queued(EventReceipt)
 }
 
 extension WireError {

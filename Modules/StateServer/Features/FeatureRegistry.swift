@@ -33,7 +33,13 @@ public final class FeatureRegistry: Sendable {
     insert(
       Feature(
         description, bloc: bloc, codec: codec,
-        add: { event throws(EventRefusal) in bloc.add(try declaration.decode(event)) },
+        add: { cursor, straightThrough throws(EventRefusal) in
+          let event = try declaration.decode(cursor)
+          if straightThrough, let done = bloc.handleInline(event) {
+            return .handled(done.outcome, changed: done.changed)
+          }
+          return .queued(bloc.add(event))
+        },
         storedSnapshot: {
           // Sequence and state read together, so the state belongs to that number; only a
           // stored state is shown to clients.

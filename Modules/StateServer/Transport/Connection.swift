@@ -48,6 +48,17 @@ public final class Connection: Sendable {
     enqueue { $0.appendReply(line) }
   }
 
+  /// ``queueReply(_:)`` from the delegate's `loopTurnDidEnd`, for a connection whose frames
+  /// that turn delivered: the loop flushes those after the turn by itself, so no wake-up is
+  /// posted to its inbox.
+  func queueTurnReply(_ line: [UInt8]) {
+    state.withLock { state in
+      guard !state.closed, !state.closeRequested else { return }
+      state.queue.appendReply(line)
+      publishTotal(state)
+    }
+  }
+
   /// Queues a push in a latest-wins slot named `key` (e.g. a watched feature): if an
   /// earlier push under `key` is still unwritten it is replaced, keeping its place in
   /// the order. A slow reader thus sees the newest state and never makes us buffer

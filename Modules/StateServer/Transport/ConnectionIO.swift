@@ -23,6 +23,9 @@ final class ConnectionIO {
   var peerHungUp = false
   /// The last write hit EAGAIN (or its turn ended); EPOLLOUT resumes it.
   var waitingForWritable = false
+  /// A frame of this connection was delivered since the loop last flushed it after a turn
+  /// (it is in the loop's `delivered` list).
+  var deliveredInTurn = false
   /// The epoll mask currently registered.
   var registeredMask: UInt32
 

@@ -81,6 +81,10 @@ extension EventLoop {
       guard let event = io.framer.next() else { break }
       switch event {
       case .frame(let frame):
+        if !io.deliveredInTurn {
+          io.deliveredInTurn = true
+          delivered.append(io)
+        }
         delegate.connection(connection, didReceive: frame)
       case .oversized(let byteCount):
         delegate.connection(connection, didReceiveOversizedFrame: byteCount)

@@ -5,8 +5,10 @@ import Glibc
 ///
 /// Each turn handles ready sockets (one 64 KiB read per readable connection, so a
 /// busy client cannot starve others), tells the delegate the turn ended (so the changes of
-/// every request read in it can be stored together), then flushes every connection that has
-/// new bytes, batching all replies produced during the turn into one send per connection.
+/// every request read in it can be stored together, and their replies written after), then
+/// flushes every connection that has new bytes, batching all replies produced during the turn
+/// into one send per connection: the connections it read, and those other threads queued
+/// bytes for (through the waker's inbox).
 /// Nothing here blocks: sockets are non-blocking and a full socket waits for EPOLLOUT.
 final class EventLoop {
   static let readChunkBytes = 64 * 1024
@@ -36,6 +38,10 @@ final class EventLoop {
   let readBuffer: UnsafeMutableRawBufferPointer
   /// Reused for every inbox swap to avoid allocating per turn.
   var readyScratch: [Connection] = []
+  /// The connections whose frames were delivered since the last flush after a turn: their
+  /// replies, written at the turn's end, are flushed without an inbox entry.
+  var delivered: [ConnectionIO] = []
+  var deliveredScratch: [ConnectionIO] = []
 
   enum Phase {
     case running
@@ -77,6 +83,8 @@ final class EventLoop {
       processInbox()
       advanceShutdown()
       if case .finished = phase { break }
+      // Frames delivered while flushing (resumed, or no longer held back): first their replies.
+      if !delivered.isEmpty { continue }
       waker.loopWillSleep()
       if waker.hasPendingWork() {
         waker.loopDidWake()
@@ -89,7 +97,7 @@ final class EventLoop {
         let (descriptor, mask) = epoll.event(at: index)
         dispatch(descriptor, mask)
       }
-      // Replies this produces (a journal batch written here) are queued for the next
+      // Replies this produces (a journal batch written here) are flushed by the next
       // `processInbox`, which runs before the loop can sleep.
       delegate.loopTurnDidEnd()
     }
@@ -108,13 +116,24 @@ final class EventLoop {
     }
   }
 
-  /// Flushes connections other threads queued bytes for, and applies control requests.
+  /// Flushes the connections the last turn read and those other threads queued bytes for, and
+  /// applies control requests.
   private func processInbox() {
     let flags = waker.takeInbox(into: &readyScratch)
-    if !readyScratch.isEmpty {
-      // Resumed connections deliver frames here: one turn of their own (and none when the
-      // inbox is empty, as on most passes).
+    swap(&delivered, &deliveredScratch)
+    if !readyScratch.isEmpty || !deliveredScratch.isEmpty {
+      // Resumed connections deliver frames here: one turn of their own (and none when there
+      // is nothing to flush, as on passes that read nothing).
       delegate.loopTurnWillBegin()
+      for io in deliveredScratch {
+        io.deliveredInTurn = false
+        if io.isOpen, !io.peerHungUp, !io.waitingForWritable,
+          io.connection.queuedByteCount > 0
+        {
+          flush(io)
+        }
+      }
+      deliveredScratch.removeAll(keepingCapacity: true)
       for connection in readyScratch {
         guard let io = lookup(connection) else { continue }
         if io.readingHeld, !connection.isHoldingFrames { resumeHeldFrames(io) }

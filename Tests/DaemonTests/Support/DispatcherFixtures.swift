@@ -1,4 +1,5 @@
 import BlocCore
+import BlocJournal
 import Foundation
 import StateServer
 import Testing
@@ -8,6 +9,7 @@ import Wire
 func withDispatcher(
   maxFrameBytes: Int = 1 << 20, largeFrameBytes: Int = 64 << 10,
   largeFrameQueue: DispatchQueue? = nil, monitorBacklogBytes: Int = 4 << 20,
+  batching: (any WriteBatching)? = nil, straightThrough: Bool = true,
   register: (FeatureRegistry) -> Void = { registry in
     registry.register(TallyFeature.self, TallyBloc())
     registry.register(PlainFeature.self, TallyBloc(history: nil))
@@ -19,7 +21,8 @@ func withDispatcher(
   let dispatcher = RequestDispatcher(
     registry: registry, version: "test", maxFrameBytes: maxFrameBytes,
     largeFrameBytes: largeFrameBytes, largeFrameQueue: largeFrameQueue,
-    monitorBacklogBytes: monitorBacklogBytes)
+    monitorBacklogBytes: monitorBacklogBytes, batching: batching,
+    straightThrough: straightThrough)
   try await withServer(
     delegate: dispatcher, configure: { $0.maxFrameBytes = maxFrameBytes },
     drain: { await dispatcher.drain() }

@@ -1,0 +1,37 @@
+/// An event handled straight through, for a host that stores changes and answers on its own
+/// schedule: the daemon handles a request's event on its loop thread, and replies once the
+/// turn's journal write has stored the change (``BlocBase/storeStatus(of:)``).
+extension Bloc {
+  /// Handles `event` now, in the caller, when that is what ``add(_:)`` would do (the bloc is
+  /// idle, the handler synchronous, nothing holds its events) and nobody needs to hear of the
+  /// outcome later: no observer wants ``BlocHooks/done`` (a server's monitor does), and the
+  /// bloc is a plain `Bloc`, not a subclass that may override the hooks. Otherwise it does
+  /// nothing (not even ``onEvent(_:)``) and returns nil: then `add` the event.
+  ///
+  /// Returns the handler's outcome and, for a persisted bloc, the sequence number of the last
+  /// change it made (0 when none). No receipt is made and nothing waits for storage: a change
+  /// is final once ``BlocBase/storeStatus(of:)`` says it is stored, and when its write fails
+  /// the event failed with that error, as ``add(_:)``'s receipt would have said.
+  @inlinable
+  package final func handleInline(_ event: Event) -> (outcome: EventOutcome, changed: UInt64)? {
+    guard type(of: self) == Bloc<Event, State>.self, !observesDone else { return nil }
+    let started = dispatch.withLock { dispatch -> Started? in
+      guard !dispatch.isClosed, dispatch.held == nil, dispatch.main.runner == nil,
+        dispatch.main.queue.isEmpty, let registration = dispatch.registration(for: event.kind),
+        registration.startsWhenIdle, case .sync = registration.body
+      else { return nil }
+      let job = Job(id: dispatch.nextID(), event: event, receipt: nil)
+      return startOnIdleLane(job, registration.body, inline: true, &dispatch)
+    }
+    guard let started, case .sync(let handler) = started.body else { return nil }
+    onEvent(event)
+    let outcome = outcome(of: started.job, handler: handler, emitter: started.emitter)
+    started.emitter.finish()
+    let changed = isPersisted ? started.emitter.highestSequence : 0
+    // Concluded now unless a change waits for storage; then no observer is told (none wants
+    // to be), and the caller learns the rest from storeStatus.
+    if changed == 0 { onDone(event, outcome: outcome) }
+    finishedInline(started)
+    return (outcome, changed)
+  }
+}
