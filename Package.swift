@@ -116,8 +116,11 @@ let package = Package(
         // new-feature: feature test dependencies go above this line.
       ],
       path: "Tests/FeatureTests"),
-    .testTarget(name: "WireTests", dependencies: ["Wire"], path: "Tests/WireTests"),
-    .testTarget(name: "CLITests", dependencies: ["StatectlCore", "Wire"], path: "Tests/CLITests"),
+    .testTarget(
+      name: "WireTests", dependencies: ["Wire", "SystemCalls"], path: "Tests/WireTests"),
+    .testTarget(
+      name: "CLITests", dependencies: ["StatectlCore", "Wire", "SystemCalls"],
+      path: "Tests/CLITests"),
     .testTarget(
       name: "DaemonTests",
       dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCalls
 import Testing
 import Wire
 
@@ -132,7 +133,7 @@ final class SpawnedProcess {
   func wait() -> Int32 {
     if let status { return status }
     var raw: Int32 = 0
-    while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+    _ = retryingOnInterrupt { waitpid(pid, &raw, 0) }
     let exited = raw & 0x7f == 0
     status = exited ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
     return status!

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import StateServer
+import SystemCalls
 import Testing
 
 /// systemd socket activation, exercised for real: the test binary re-runs itself as a
@@ -92,7 +93,7 @@ struct SocketActivationTests {
     }
     try #require(result == 0)
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
   }
 

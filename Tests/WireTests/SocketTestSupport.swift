@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 import Wire
 
 /// Runs `body` on a new POSIX thread (blocking socket code must stay off the
@@ -66,14 +67,10 @@ func makeServerSocket(path: String, listen shouldListen: Bool = true) -> Int32 {
 
 /// Writes all bytes, `chunk` bytes per call.
 func writeAll(_ fd: Int32, _ bytes: [UInt8], chunk: Int = .max) {
-  var offset = 0
-  while offset < bytes.count {
-    let count = min(chunk, bytes.count - offset)
-    let written = bytes[offset..<offset + count].withUnsafeBytes {
-      send(fd, $0.baseAddress, count, Int32(MSG_NOSIGNAL))
+  _ = bytes.withUnsafeBytes { bytes in
+    writeAll(bytes) { rest, _ in
+      send(fd, rest.baseAddress, min(chunk, rest.count), Int32(MSG_NOSIGNAL))
     }
-    if written <= 0 { return }
-    offset += written
   }
 }
 

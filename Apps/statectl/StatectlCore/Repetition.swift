@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// `-r N` and `-i SECONDS`, as in redis-cli: the command runs N times (nil: until interrupted),
 /// with a pause of `interval` between runs. Each run is a whole command: its own connection,
@@ -42,8 +43,10 @@ public struct Repetition: Equatable, Sendable {
   private static func sleep(_ duration: Duration) {
     let (seconds, attoseconds) = duration.components
     guard seconds > 0 || attoseconds > 0 else { return }
-    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    var pause = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+    // Interrupted, nanosleep(2) leaves what is left of the pause in `pause`: the retry sleeps that.
+    withUnsafeMutablePointer(to: &pause) { pause in
+      _ = retryingOnInterrupt { nanosleep(pause, pause) }
+    }
   }
 }

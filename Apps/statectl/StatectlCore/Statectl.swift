@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 import Wire
 
 /// Runs one `statectl` command line and returns the exit status.
@@ -40,12 +41,10 @@ public struct Statectl {
   /// The next chunk of file descriptor 0; nil at its end or on an error.
   public static func readStandardInput() -> [UInt8]? {
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-      if count > 0 { return Array(chunk[..<count]) }
-      if count < 0 && errno == EINTR { continue }
-      return nil
+    let count = chunk.withUnsafeMutableBytes { buffer in
+      retryingOnInterrupt { read(0, buffer.baseAddress, buffer.count) }
     }
+    return count > 0 ? Array(chunk[..<count]) : nil
   }
 
   /// The process environment, through getenv(3).
