@@ -1,3 +1,5 @@
+import Wire
+
 /// `Codable` for every ``DeclaredEvent``, from its declaration: no second description of the
 /// JSON form.
 extension DeclaredEvent {
@@ -25,28 +27,52 @@ extension DeclaredEvent {
   }
 
   public func encode(to encoder: any Encoder) throws {
-    let mirror = Mirror(reflecting: self)
-    let payload = mirror.children.first
-    let type = payload?.label ?? String(describing: self)
-    guard let eventCase = Self.declaration.eventCase(type) else {
+    guard let (eventCase, values) = Self.payload(of: self) else {
       throw EncodingError.invalidValue(
         self,
         .init(
           codingPath: encoder.codingPath,
-          debugDescription: "no declared event is named like the case '\(type)'"))
+          debugDescription: "no declared event is named like the case '\(Self.caseName(self))'"))
     }
     var object = encoder.container(keyedBy: FieldKey.self)
-    try object.encode(type, forKey: .type)
+    try object.encode(eventCase.type, forKey: .type)
+    for (field, (shape, value)) in zip(eventCase.writers, zip(eventCase.fields, values)) {
+      guard let encodable = field.encodable(value) else { continue }
+      try object.encode(encodable, forKey: FieldKey(shape.name))
+    }
+  }
+
+  /// Writes the event as a client sends it, members sorted: `{"type":"set","value":5}`; what
+  /// `monitor` shows and the journal stores with each change.
+  public func write(to json: inout JSONWriter) throws {
+    guard let (eventCase, values) = Self.payload(of: self) else {
+      throw JSONWriter.Unwritable(type: "\(Self.self).\(Self.caseName(self))")
+    }
+    try eventCase.write(values, to: &json)
+  }
+
+  /// What a persisted bloc stores with a change the event made: the same bytes.
+  public func writeJSON(into bytes: inout [UInt8]) throws {
+    try JSONWriter.appending(to: &bytes) { json in try write(to: &json) }
+  }
+
+  private static func caseName(_ event: Self) -> String {
+    Mirror(reflecting: event).children.first?.label ?? String(describing: event)
+  }
+
+  /// The declared case of `event` (by the enum case's name) and its payload's values, in
+  /// declaration order; nil when no declared event is named like the case.
+  private static func payload(of event: Self) -> (EventCase<Self>, [Any])? {
+    let payload = Mirror(reflecting: event).children.first
+    let type = payload?.label ?? String(describing: event)
+    guard let eventCase = declaration.eventCase(type) else { return nil }
     let values: [Any]
     switch eventCase.fields.count {
     case 0: values = []
     case 1: values = payload.map { [$0.value] } ?? []
     default: values = payload.map { Mirror(reflecting: $0.value).children.map(\.value) } ?? []
     }
-    for (field, (shape, value)) in zip(eventCase.writers, zip(eventCase.fields, values)) {
-      guard let encodable = field(value) else { continue }
-      try object.encode(encodable, forKey: FieldKey(shape.name))
-    }
+    return (eventCase, values)
   }
 }
 

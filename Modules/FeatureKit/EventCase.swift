@@ -23,11 +23,17 @@ public struct EventCase<Event: Sendable>: Sendable {
   /// Makes the event from its fields, each looked up by name (nil when absent).
   @usableFromInline let build:
     @Sendable ((String) -> FieldInput?, _ example: String) throws(EventRefusal) -> Event
-  let writers: [@Sendable (Any) -> (any Encodable)?]
+  /// How each field's value is written, in declaration order.
+  let writers: [FieldWriter]
+  /// The order members are written in: by name, byte by byte; nil stands for `type`.
+  private let writeOrder: [Int?]
+  /// `"type":"…"` and each field's `"name":`, written once.
+  private let typeMember: [UInt8]
+  private let keys: [[UInt8]]
 
   init(
     _ type: String, _ summary: String, fields: [FieldShape], example: String?,
-    writers: [@Sendable (Any) -> (any Encodable)?],
+    writers: [FieldWriter],
     build: @escaping @Sendable ((String) -> FieldInput?, String) throws(EventRefusal) -> Event
   ) {
     self.type = type
@@ -36,6 +42,41 @@ public struct EventCase<Event: Sendable>: Sendable {
     self.example = example ?? Self.composeExample(type, fields)
     self.writers = writers
     self.build = build
+    var member = JSONWriter()
+    member.key("type")
+    member.string(type)
+    typeMember = member.bytes
+    keys = fields.map { field in
+      var key = JSONWriter()
+      key.key(field.name)
+      return key.bytes
+    }
+    let names = [("type", nil)] + fields.enumerated().map { ($0.element.name, Optional($0.offset)) }
+    writeOrder = names.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map(\.1)
+  }
+
+  /// Writes the event of this type whose field values are `values` (in declaration order), as
+  /// a client sends it, members sorted: `{"type":"set","value":5}`. An optional field's nil
+  /// is left out.
+  func write(_ values: [Any], to json: inout JSONWriter) throws {
+    json.byte(UInt8(ascii: "{"))
+    var first = true
+    for index in writeOrder {
+      let start = json.bytes.count
+      if !first { json.byte(UInt8(ascii: ",")) }
+      guard let index else {
+        json.raw(typeMember)
+        first = false
+        continue
+      }
+      json.raw(keys[index])
+      if index < values.count, try writers[index].json(values[index], &json) {
+        first = false
+      } else {
+        json.bytes.removeSubrange(start...)
+      }
+    }
+    json.byte(UInt8(ascii: "}"))
   }
 
   /// Checks the members of the event object at `event` (unknown ones first, in their order),
@@ -134,12 +175,29 @@ extension EventCase {
   }
 
   /// Writes a field's value; an optional field's nil is left out, as if absent.
-  private static func writer<V>(_ field: Field<V>) -> @Sendable (Any) -> (any Encodable)? {
-    { value in
-      guard let value = value as? V else { return nil }
-      let mirror = Mirror(reflecting: value)
-      if mirror.displayStyle == .optional, mirror.children.isEmpty { return nil }
-      return value
-    }
+  private static func writer<V>(_ field: Field<V>) -> FieldWriter {
+    let write = field.write
+    return FieldWriter(
+      encodable: { value in
+        guard let value = value as? V, !isNil(value) else { return nil }
+        return value
+      },
+      json: { value, json in
+        guard let value = value as? V, !isNil(value) else { return false }
+        try write(value, &json)
+        return true
+      })
   }
+
+  private static func isNil(_ value: Any) -> Bool {
+    let mirror = Mirror(reflecting: value)
+    return mirror.displayStyle == .optional && mirror.children.isEmpty
+  }
+}
+
+/// How one field of an event is written: for `Codable` (an `Encodable` value, nil when left
+/// out) and as JSON (false when left out).
+struct FieldWriter: Sendable {
+  let encodable: @Sendable (Any) -> (any Encodable)?
+  let json: @Sendable (Any, inout JSONWriter) throws -> Bool
 }

@@ -110,6 +110,6 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
 /// `Codable` comes with it: `JSONDecoder` reads an event through the declaration (with the
 /// same messages as the daemon), and `JSONEncoder` writes `{"type": <case name>, …fields}`.
 /// Each declared `type` is the name of the enum case it makes.
-public protocol DeclaredEvent: BlocEvent, Codable {
+public protocol DeclaredEvent: BlocEvent, Codable, JSONWritable, WritesJSON {
   static var declaration: EventDeclaration<Self> { get }
 }

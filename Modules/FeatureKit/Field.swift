@@ -1,3 +1,5 @@
+import Wire
+
 /// One field of an event, declared once: its name, JSON type, constraints, summary and an
 /// example. Decoding, validation, the `describe` schema and messages all come from it.
 ///
@@ -16,6 +18,13 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
   let absent: Value?
   /// Whether `read` gets a null (else null counts as absent).
   let readsNull: Bool
+  /// Writes a value as the event's JSON carries it (`monitor`, the journal's record).
+  var write: @Sendable (Value, inout JSONWriter) throws -> Void = { value, json in
+    guard let writable = value as? any JSONWritable else {
+      throw JSONWriter.Unwritable(type: String(reflecting: Value.self))
+    }
+    try writable.write(to: &json)
+  }
 
   public var name: String { shape.name }
 
@@ -56,10 +65,12 @@ extension Field where Value == Int {
     _ name: String, _ summary: String, minimum: Int? = nil, maximum: Int? = nil, example: Int
   ) -> Field {
     let type = FieldType.integer(minimum: minimum.map(Int64.init), maximum: maximum.map(Int64.init))
-    return Field(FieldShape(name, type, summary, example: String(example))) {
+    var field = Field(FieldShape(name, type, summary, example: String(example))) {
       input, path throws(EventRefusal) in
       try input.integer(at: path, as: type)
     }
+    field.write = { value, json in json.integer(Int64(value)) }
+    return field
   }
 }
 
@@ -70,10 +81,12 @@ extension Field where Value == Int64 {
     example: Int64
   ) -> Field {
     let type = FieldType.integer(minimum: minimum, maximum: maximum)
-    return Field(FieldShape(name, type, summary, example: String(example))) {
+    var field = Field(FieldShape(name, type, summary, example: String(example))) {
       input, path throws(EventRefusal) in
       Int64(try input.integer(at: path, as: type))
     }
+    field.write = { value, json in json.integer(value) }
+    return field
   }
 }
 
@@ -83,23 +96,27 @@ extension Field where Value == String {
     _ name: String, _ summary: String, rule: StringRule? = nil, example: String
   ) -> Field {
     let type = FieldType.string(rule)
-    return Field(FieldShape(name, type, summary, example: FieldInput.quoted(example))) {
+    var field = Field(FieldShape(name, type, summary, example: FieldInput.quoted(example))) {
       input, path throws(EventRefusal) in
       guard case .string(let text) = input, rule?.accepts(text) ?? true else {
         throw .mismatch(path, type, input)
       }
       return text
     }
+    field.write = { value, json in json.string(value) }
+    return field
   }
 }
 
 extension Field where Value == Bool {
   public static func boolean(_ name: String, _ summary: String, example: Bool) -> Field {
-    Field(FieldShape(name, .boolean, summary, example: String(example))) {
+    var field = Field(FieldShape(name, .boolean, summary, example: String(example))) {
       input, path throws(EventRefusal) in
       guard case .bool(let flag) = input else { throw .mismatch(path, .boolean, input) }
       return flag
     }
+    field.write = { value, json in json.bool(value) }
+    return field
   }
 }
 
@@ -110,23 +127,30 @@ extension Field {
     let names = Value.allCases.map(\.rawValue)
     let type = FieldType.oneOf(names)
     let example = names.first.map(FieldInput.quoted)
-    return Field(FieldShape(name, type, summary, example: example)) {
+    var field = Field(FieldShape(name, type, summary, example: example)) {
       input, path throws(EventRefusal) in
       guard case .string(let text) = input, let value = Value(rawValue: text) else {
         throw .mismatch(path, type, input)
       }
       return value
     }
+    field.write = { value, json in json.string(value.rawValue) }
+    return field
   }
 
   /// The same field, but optional: absent or null reads as nil.
   public static func optional<Wrapped>(_ field: Field<Wrapped>) -> Field
   where Value == Wrapped? {
     let shape = field.shape
-    return Field(
+    var optional = Field(
       FieldShape(shape.name, shape.type, shape.summary, required: false, example: shape.example),
       absent: .some(nil)
     ) { input, path throws(EventRefusal) in try field.read(input, path) }
+    let write = field.write
+    optional.write = { value, json in
+      if let value { try write(value, &json) } else { json.null() }
+    }
+    return optional
   }
 }
 

@@ -1,3 +1,6 @@
+import BlocCore
+import Wire
+
 /// A state's fields, declared once: its JSON form (for the wire and for storage) and
 /// `describe`'s `state_shape` both come from here.
 ///
@@ -9,12 +12,16 @@
 ///     .field("count", \.count, "The count."))
 /// }
 /// ```
-/// Encoding writes every field (an optional one as `null`, or not at all with
-/// ``StateField/optional(_:_:_:type:)``); decoding starts from `initial` and reads the fields
-/// present, so a field added later needs no migration.
+/// Writing a state writes every field (an optional one as `null`, or not at all with
+/// ``StateField/optional(_:_:_:type:)``), straight to bytes with Wire's ``JSONWriter``, members
+/// sorted by their UTF-8 bytes: the one text the journal stores, replies carry and watchers
+/// are pushed (`Codable` stays for other uses, with the same text). Decoding starts from
+/// `initial` and reads the fields present, so a field added later needs no migration.
 public struct StateDeclaration<State: Sendable>: Sendable {
   public let initial: State
   public let fields: [StateField<State>]
+  /// The fields in the order they are written: by name, byte by byte.
+  private let written: [StateField<State>]
 
   public init(initial: State, _ fields: StateField<State>...) {
     self.init(initial: initial, fields: fields)
@@ -23,39 +30,89 @@ public struct StateDeclaration<State: Sendable>: Sendable {
   public init(initial: State, fields: [StateField<State>]) {
     self.initial = initial
     self.fields = fields
+    written = fields.sorted { $0.shape.name.utf8.lexicographicallyPrecedes($1.shape.name.utf8) }
   }
 
   /// The fields as `describe` shows them.
   public var shape: [FieldShape] { fields.map(\.shape) }
+
+  /// Writes `state` as a JSON object: `{"count":3}`.
+  public func write(_ state: State, to json: inout JSONWriter) throws {
+    json.byte(UInt8(ascii: "{"))
+    var first = true
+    for field in written {
+      let start = json.bytes.count
+      if !first { json.byte(UInt8(ascii: ",")) }
+      json.raw(field.key)
+      if try field.writeValue(state, &json) {
+        first = false
+      } else {
+        json.bytes.removeSubrange(start...)  // an optional field's nil: left out
+      }
+    }
+    json.byte(UInt8(ascii: "}"))
+  }
 }
 
 /// One field of a state: its shape, and how it is written and read.
 public struct StateField<State: Sendable>: Sendable {
   public let shape: FieldShape
+  /// `"name":`, written once.
+  let key: [UInt8]
+  /// Writes the value after its key; false when it is left out (an optional field's nil).
+  let writeValue: @Sendable (State, inout JSONWriter) throws -> Bool
+  /// The same value for `Codable` (``DeclaredState``'s `encode(to:)`).
   let write: @Sendable (State, inout KeyedEncodingContainer<FieldKey>) throws -> Void
   let read: @Sendable (inout State, KeyedDecodingContainer<FieldKey>) throws -> Void
 
-  /// A field written and read by the given closures (for rules the key-path fields do not
-  /// cover, such as validation while reading).
-  public init(
+  init(
     _ shape: FieldShape,
+    writeValue: @escaping @Sendable (State, inout JSONWriter) throws -> Bool,
     write: @escaping @Sendable (State, inout KeyedEncodingContainer<FieldKey>) throws -> Void,
     read: @escaping @Sendable (inout State, KeyedDecodingContainer<FieldKey>) throws -> Void
   ) {
     self.shape = shape
+    var key = JSONWriter(capacity: shape.name.utf8.count + 3)
+    key.key(shape.name)
+    self.key = key.bytes
+    self.writeValue = writeValue
     self.write = write
     self.read = read
   }
 
+  /// A field whose value `value` computes from the state, read by `read` (for rules the
+  /// key-path fields do not cover, such as validation while reading).
+  ///
+  /// ```swift
+  /// StateField<SettingsState>(key.shape, value: { $0.value(of: key) }) { state, object in … }
+  /// ```
+  public init<Value: Encodable & Sendable & JSONWritable>(
+    _ shape: FieldShape, value: @escaping @Sendable (State) -> Value,
+    read: @escaping @Sendable (inout State, KeyedDecodingContainer<FieldKey>) throws -> Void
+  ) {
+    let key = FieldKey(shape.name)
+    self.init(
+      shape,
+      writeValue: { state, json in
+        try value(state).write(to: &json)
+        return true
+      },
+      write: { state, object in try object.encode(value(state), forKey: key) }, read: read)
+  }
+
   /// The property at `keyPath`, under `name`; its type in `describe` is `type`, or the
   /// value's own (``DescribedValue``).
-  public static func field<Value: Codable & Sendable>(
+  public static func field<Value: Codable & Sendable & JSONWritable>(
     _ name: String, _ keyPath: WritableKeyPath<State, Value> & Sendable, _ summary: String,
     type: FieldType
   ) -> StateField {
     let key = FieldKey(name)
     return StateField(
       FieldShape(name, type, summary, required: !(Value.self is any OptionalMarker.Type)),
+      writeValue: { state, json in
+        try state[keyPath: keyPath].write(to: &json)
+        return true
+      },
       write: { state, object in try object.encode(state[keyPath: keyPath], forKey: key) },
       read: { state, object in
         guard object.contains(key) else { return }
@@ -63,20 +120,25 @@ public struct StateField<State: Sendable>: Sendable {
       })
   }
 
-  public static func field<Value: Codable & Sendable & DescribedValue>(
+  public static func field<Value: Codable & Sendable & JSONWritable & DescribedValue>(
     _ name: String, _ keyPath: WritableKeyPath<State, Value> & Sendable, _ summary: String
   ) -> StateField {
     field(name, keyPath, summary, type: Value.fieldType)
   }
 
   /// An optional property, left out of the JSON when nil.
-  public static func optional<Value: Codable & Sendable>(
+  public static func optional<Value: Codable & Sendable & JSONWritable>(
     _ name: String, _ keyPath: WritableKeyPath<State, Value?> & Sendable, _ summary: String,
     type: FieldType
   ) -> StateField {
     let key = FieldKey(name)
     return StateField(
       FieldShape(name, type, summary, required: false),
+      writeValue: { state, json in
+        guard let value = state[keyPath: keyPath] else { return false }
+        try value.write(to: &json)
+        return true
+      },
       write: { state, object in try object.encodeIfPresent(state[keyPath: keyPath], forKey: key) },
       read: { state, object in
         state[keyPath: keyPath] = try object.decodeIfPresent(Value.self, forKey: key)
@@ -85,12 +147,22 @@ public struct StateField<State: Sendable>: Sendable {
 }
 
 /// A state (or a value inside one) whose JSON form and shape come from one ``declaration``.
-/// `Codable` comes with it.
-public protocol DeclaredState: Codable, Sendable, Equatable {
+/// It writes itself to bytes (``JSONWritable``, and for storage BlocCore's ``WritesJSON``);
+/// `Codable` comes with it, with the same text.
+public protocol DeclaredState: Codable, Sendable, Equatable, JSONWritable, WritesJSON {
   static var declaration: StateDeclaration<Self> { get }
 }
 
 extension DeclaredState {
+  public func write(to json: inout JSONWriter) throws {
+    try Self.declaration.write(self, to: &json)
+  }
+
+  /// What a persisted bloc stores: the same bytes.
+  public func writeJSON(into bytes: inout [UInt8]) throws {
+    try JSONWriter.appending(to: &bytes) { json in try Self.declaration.write(self, to: &json) }
+  }
+
   public init(from decoder: any Decoder) throws {
     let object = try decoder.container(keyedBy: FieldKey.self)
     let declaration = Self.declaration
@@ -128,3 +200,12 @@ extension Optional: DescribedValue where Wrapped: DescribedValue {
 /// Lets a field tell that its value is optional (and so not required).
 protocol OptionalMarker {}
 extension Optional: OptionalMarker {}
+
+/// Wire's writer and the protocol of values that write themselves, under FeatureKit's name, so
+/// a feature's own value types conform without depending on the wire:
+///
+/// ```swift
+/// extension Backend: JSONWritable {}  // an enum of strings writes its raw value
+/// ```
+public typealias JSONWritable = Wire.JSONWritable
+public typealias JSONWriter = Wire.JSONWriter

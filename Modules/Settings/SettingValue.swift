@@ -59,3 +59,13 @@ extension SettingValue: Codable {
     }
   }
 }
+
+extension SettingValue: JSONWritable {
+  public func write(to json: inout JSONWriter) {
+    switch self {
+    case .integer(let integer): json.integer(Int64(integer))
+    case .string(let string): json.string(string)
+    case .null: json.null()
+    }
+  }
+}

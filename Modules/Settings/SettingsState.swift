@@ -56,10 +56,7 @@ extension SettingsState: PersistableState, DeclaredState {
     initial: SettingsState.defaults,
     fields: SettingKey.allCases.map { key in
       StateField<SettingsState>(
-        key.shape,
-        write: { (state: SettingsState, object: inout KeyedEncodingContainer<FieldKey>) in
-          try object.encode(state.value(of: key), forKey: FieldKey(key.rawValue))
-        },
+        key.shape, value: { state in state.value(of: key) },
         read: { (state: inout SettingsState, object: KeyedDecodingContainer<FieldKey>) in
           let name = FieldKey(key.rawValue)
           guard object.contains(name) else { return }

@@ -50,3 +50,18 @@ extension SearchActivity: Codable {
     if case .failed(let message) = self { try json.encode(message, forKey: .message) }
   }
 }
+
+extension SearchActivity: JSONWritable {
+  /// `{"status":"idle"}`, or `{"message":"…","status":"failed"}` (members sorted).
+  public func write(to json: inout JSONWriter) {
+    if case .failed(let message) = self {
+      json.ascii(#"{"message":"#)
+      json.string(message)
+      json.ascii(#","status":"failed"}"#)
+    } else {
+      json.ascii(#"{"status":"#)
+      json.string(status)
+      json.ascii("}")
+    }
+  }
+}

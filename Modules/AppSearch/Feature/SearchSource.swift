@@ -1,3 +1,4 @@
+import FeatureKit
 /// Where a search looks for apps.
 ///
 /// ```swift
@@ -9,3 +10,5 @@ public enum SearchSource: String, CaseIterable, Codable, Sendable {
   /// The App Store, through the iTunes Search API.
   case itunes
 }
+
+extension SearchSource: JSONWritable {}

@@ -30,19 +30,18 @@ extension BlocBase {
     try persister.removeStored()
   }
 
-  /// Calls `hook` with the sequence number and captured encoding of each state as it is encoded
-  /// for storage, on the writing thread and before the write, so that a host showing states as
-  /// JSON builds its text from that capture instead of encoding the state a second time.
-  /// `hook` must not keep the value. A state written by `JSONEncoder` (one holding a `Date`,
-  /// `Data`, `URL` or `Decimal`) is not shown; nor is anything without persistence.
+  /// Calls `hook` with the sequence number and the JSON of each state as it is written for
+  /// storage, on the writing thread and before the write, so that a host showing states as
+  /// JSON takes those bytes instead of writing the state a second time. The JSON is the
+  /// state's own (``WritesJSON``), or `JSONEncoder`'s. Nothing without persistence.
   ///
   /// ```swift
-  /// bloc.shareStoredEncoding { sequence, captured in cache.prime(sequence, captured) }
+  /// bloc.shareStoredText { sequence, json in cache.keep(sequence, Array(json)) }
   /// ```
-  package func shareStoredEncoding(
-    with hook: @escaping @Sendable (UInt64, EncodedValue) -> Void
+  package func shareStoredText(
+    with hook: @escaping @Sendable (UInt64, ArraySlice<UInt8>) -> Void
   ) {
-    persister?.shareEncoding(with: hook)
+    persister?.shareText(with: hook)
   }
 
   /// The persister stored change `sequence` as `state`.

@@ -96,10 +96,9 @@ public struct Persistence<State: Sendable>: Sendable {
   public let storesInitialState: Bool
   /// The schema version states are stored with (``PersistableState/schemaVersion``).
   let schemaVersion: Int
-  /// The stored bytes of a state and what is told with it (``StoredChange``); the last
-  /// argument, when given, sees the state's captured encoding first
-  /// (``BlocBase/shareStoredEncoding(with:)``).
-  let encode: @Sendable (State, StoredChange, ((EncodedValue) -> Void)?) throws -> Data
+  /// The stored text of a state and what is told with it (``StoredChange``), with where the
+  /// state's own JSON lies in it (``BlocBase/shareStoredText(with:)``).
+  let encode: @Sendable (State, StoredChange) throws -> StoredText
   let decode: @Sendable (Data) throws -> Restored<State>
 
   /// Reads the stored state: nil when nothing is stored; throws when it cannot be read.
@@ -127,7 +126,7 @@ public struct Persistence<State: Sendable>: Sendable {
       return restored
     }
     do {
-      try storage.write(key, encode(initial, StoredChange(sequence: 0), nil))
+      try storage.write(key, Data(encode(initial, StoredChange(sequence: 0)).bytes))
     } catch {
       let failure =
         error as? PersistenceError ?? .writeFailed(key: key, reason: String(describing: error))
@@ -183,10 +182,13 @@ extension Persistence where State: PersistableState {
     self.unreadable = unreadable
     self.storesInitialState = storeInitialState
     schemaVersion = State.schemaVersion
-    encode = { state, change, seen in
-      // The text JSONEncoder (sorted keys) would write, written faster: it runs per change.
-      try StoredJSON.encodeStored(
-        schemaVersion: State.schemaVersion, change: change, state: state, seen: seen)
+    // Decided once: a state that writes its own JSON (a declared one) is stored without any
+    // encoder, in the text the daemon also sends; any other through JSONEncoder.
+    let writeState = StoredRecord.stateWriter(State.self)
+    encode = { state, change in
+      try StoredRecord.write(schemaVersion: State.schemaVersion, change: change) { bytes in
+        try writeState(state, &bytes)
+      }
     }
     decode = { data in
       let decoder = JSONDecoder()

@@ -88,13 +88,13 @@ import Foundation
   private let persistence: Persistence<State>
   @usableFromInline let progress: Locked<Progress>
   private let sink: any StateSink
-  /// Sees each state's captured encoding as it is encoded for storage. A closure in a struct:
-  /// a bare optional closure read through the lock's `inout` would be re-wrapped in a thunk
-  /// on every read, each wrapping the last.
-  private let encodingShared = Locked<EncodingHook?>(nil)
+  /// Sees each state's JSON as it is written for storage. A closure in a struct: a bare
+  /// optional closure read through the lock's `inout` would be re-wrapped in a thunk on every
+  /// read, each wrapping the last.
+  private let textShared = Locked<TextHook?>(nil)
 
-  private struct EncodingHook {
-    let share: @Sendable (UInt64, EncodedValue) -> Void
+  private struct TextHook {
+    let share: @Sendable (UInt64, ArraySlice<UInt8>) -> Void
   }
 
   /// Whether every change is stored as a value of its own, with its cause and time (the
@@ -183,18 +183,21 @@ import Foundation
     }
     let key = persistence.key
     do {
-      let shared = encodingShared.withLock { $0 }
+      let shared = textShared.withLock { $0 }
       var change = StoredChange(sequence: sequence)
       var earlier = noted
       if let newest = noted.last, newest.sequence == sequence {
         change = StoredChange(sequence: sequence, cause: newest.cause, time: newest.time)
         earlier = noted.dropLast()
       }
-      let data = try persistence.encode(
-        state, change, shared.map { hook in { hook.share(sequence, $0) } })
+      let text = try persistence.encode(state, change)
+      shared?.share(sequence, text.bytes[text.state])
+      let data = Data(text.bytes)
       let before = try earlier.map { old in
-        try persistence.encode(
-          old.state, StoredChange(sequence: old.sequence, cause: old.cause, time: old.time), nil)
+        Data(
+          try persistence.encode(
+            old.state, StoredChange(sequence: old.sequence, cause: old.cause, time: old.time)
+          ).bytes)
       }
       return StagedWrite(key: key, data: data, earlier: before) { error in
         self.finish(sequence, state, error.map { Self.failure(key, $0) })
@@ -205,9 +208,9 @@ import Foundation
     }
   }
 
-  /// From now on `hook` sees each state's capture as it is encoded for storage.
-  func shareEncoding(with hook: @escaping @Sendable (UInt64, EncodedValue) -> Void) {
-    encodingShared.withLock { $0 = EncodingHook(share: hook) }
+  /// From now on `hook` sees each state's JSON as it is written for storage.
+  func shareText(with hook: @escaping @Sendable (UInt64, ArraySlice<UInt8>) -> Void) {
+    textShared.withLock { $0 = TextHook(share: hook) }
   }
 
   /// Waits until `sequence` (or a later one) is stored; returns the error if that write failed.

@@ -182,7 +182,13 @@ extension RequestDispatcher {
     reply.string("feature", feature.name)
     reply.integer("oldest", Int64(clamping: history.oldest))
     reply.integer("seq", Int64(clamping: history.current))
-    reply.json("transitions", .array(changes.map(feature.transition)))
+    reply.key("transitions")
+    reply.writer.byte(UInt8(ascii: "["))
+    for (offset, change) in changes.enumerated() {
+      if offset > 0 { reply.writer.byte(UInt8(ascii: ",")) }
+      feature.writeTransition(change, to: &reply.writer)
+    }
+    reply.writer.byte(UInt8(ascii: "]"))
     return reply.finish()
   }
 }

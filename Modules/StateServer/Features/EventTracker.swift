@@ -8,8 +8,8 @@ import Wire
 struct ConcludedEvent: Sendable {
   /// `event`, or the op that made the change.
   var cause = "event"
-  /// The event; nil for a change that no event made.
-  let event: JSON?
+  /// The event's JSON; nil for a change that no event made.
+  let event: [UInt8]?
   /// The seq a `goto` went to.
   var target: UInt64?
   let outcome: EventOutcome
@@ -17,8 +17,8 @@ struct ConcludedEvent: Sendable {
   let sequence: UInt64
   /// The state before the event's first change, and after its last (equal when it changed
   /// nothing).
-  let before: JSON
-  let after: JSON
+  let before: [UInt8]
+  let after: [UInt8]
   /// When it concluded: milliseconds since 1970 (UTC).
   var time = ConcludedEvent.now()
 
@@ -43,7 +43,7 @@ struct ConcludedEvent: Sendable {
 /// ```
 final class EventTracker<E: DeclaredEvent, S: DeclaredState>: BlocObserver, Sendable {
   private struct Open {
-    let event: JSON
+    let event: [UInt8]
     var before: S?
     var after: S?
     var sequence: UInt64 = 0
@@ -97,18 +97,23 @@ final class EventTracker<E: DeclaredEvent, S: DeclaredState>: BlocObserver, Send
     } else {
       // No change: before and after are the (stored) state now.
       let now = bloc.storedSnapshot
-      let state = (now.state as? S).map(Self.json) ?? .null
+      let state = (now.state as? S).map(Self.json) ?? Self.null
       concluded = ConcludedEvent(
         event: json, outcome: outcome, sequence: now.sequence, before: state, after: state)
     }
     report(concluded)
   }
 
-  private static func json(_ event: E) -> JSON {
-    (try? StateCodec<E>.encode(event)) ?? .null
+  private static var null: [UInt8] { Array("null".utf8) }
+
+  /// The event as a client sends it, written by its declaration.
+  private static func json(_ event: E) -> [UInt8] {
+    var json = JSONWriter(capacity: 64)
+    do { try event.write(to: &json) } catch { return null }
+    return json.bytes
   }
 
-  private static func json(_ state: S) -> JSON {
-    (try? StateCodec<S>.encode(state)) ?? .null
+  private static func json(_ state: S) -> [UInt8] {
+    (try? StateCodec<S>.json(state)) ?? null
   }
 }

@@ -40,9 +40,10 @@ extension Feature {
             + "on(kind) for its kind")
       }
       do {
-        let encoded = try StateEncoder.encode(event)
-        if encoded != example {
-          let text = String(decoding: encoded.serialized(), as: UTF8.self)
+        var json = JSONWriter()
+        try event.write(to: &json)
+        if try JSONParser().parse(json.bytes) != example {
+          let text = String(decoding: json.bytes, as: UTF8.self)
           problems.append(
             "the event '\(shape.type)' encodes as \(text), not as its example \(shape.example)")
         }

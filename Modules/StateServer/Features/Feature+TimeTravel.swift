@@ -3,11 +3,12 @@ import FeatureKit
 import Foundation
 import Wire
 
-/// A change a request made (`undo`, `redo`, `goto`, `restore`), as monitors are told of it.
+/// A change a request made (`undo`, `redo`, `goto`, `restore`), as monitors are told of it:
+/// the states' JSON, written by their declaration.
 struct ChangeReport: Sendable {
   let sequence: UInt64
-  let before: JSON
-  let after: JSON
+  let before: [UInt8]
+  let after: [UInt8]
 }
 
 /// What `history`, `goto`, `restore`, `undo` and `redo` need of a feature's bloc: closures over
@@ -19,8 +20,8 @@ struct TimeTravelAccess: Sendable {
   let limit: Int
   /// The schema version states are stored with now: a record of another one is migrated.
   let schemaVersion: Int?
-  /// The JSON of a record's state, decoded (and migrated) then encoded.
-  let storedState: @Sendable (Data) throws -> JSON
+  /// The JSON of a record's state, decoded (and migrated) then written.
+  let storedState: @Sendable (Data) throws -> [UInt8]
   /// Sets the state of a record as a change caused by a goto to that seq.
   let goto: @Sendable (Data, UInt64) throws -> ChangeReport?
   /// Sets a state decoded from JSON as a change caused by a restore.
@@ -32,15 +33,17 @@ struct TimeTravelAccess: Sendable {
     _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>
   ) -> TimeTravelAccess {
     typealias State = Description.State
+    @Sendable func json(_ state: State) -> [UInt8] {
+      (try? StateCodec<State>.json(state)) ?? Array("null".utf8)
+    }
     @Sendable func report(_ made: MadeChange<State>) -> ChangeReport {
       ChangeReport(
-        sequence: made.sequence, before: (try? StateEncoder.encode(made.change.current)) ?? .null,
-        after: (try? StateEncoder.encode(made.change.next)) ?? .null)
+        sequence: made.sequence, before: json(made.change.current), after: json(made.change.next))
     }
     return TimeTravelAccess(
       records: { bloc.retainedChanges }, limit: bloc.retainedChangeLimit,
       schemaVersion: bloc.storedSchemaVersion,
-      storedState: { record in try StateEncoder.encode(try bloc.storedState(in: record)) },
+      storedState: { record in try StateCodec<State>.json(try bloc.storedState(in: record)) },
       goto: { record, target in
         bloc.restoreChange(try bloc.storedState(in: record), cause: .goto(target)).map(report)
       },
@@ -62,30 +65,39 @@ extension Feature {
     RetainedHistory(records: timeTravel.records(), current: try storedSnapshot().sequence)
   }
 
-  /// A retained change as `history` lists it: `seq`, `time`, `cause`, `event` (cause event),
-  /// `target` (cause goto), `outcome` (cause event), the `state` right after it.
-  func transition(_ change: RetainedHistory.Change) -> JSON {
+  /// Writes a retained change as `history` lists it: `seq`, `time`, `cause`, `event` (cause
+  /// event), `target` (cause goto), `outcome` (cause event), the `state` right after it.
+  func writeTransition(_ change: RetainedHistory.Change, to json: inout JSONWriter) {
     let record = change.record
-    var members: [(String, JSON)] = [("seq", .integer(Int64(clamping: change.sequence)))]
+    json.ascii(#"{"seq":"#)
+    json.integer(Int64(clamping: change.sequence))
     if let time = record["time"]?.int64Value {
-      members.append(("time", .string(RFC3339.format(milliseconds: time))))
+      json.ascii(#","time":"#)
+      json.string(RFC3339.format(milliseconds: time))
     }
-    members.append(("cause", .string(change.cause)))
-    if let event = record["event"] { members.append(("event", event)) }
-    if let target = record["target"] { members.append(("target", target)) }
-    if change.cause == "event" { members.append(("outcome", .string("handled"))) }
-    members.append(("state", state(of: change)))
-    return .object(JSONObject(members))
-  }
-
-  /// The state right after a retained change, as the wire shows states.
-  func state(of change: RetainedHistory.Change) -> JSON {
-    if let version = change.record["schemaVersion"]?.intValue, version == timeTravel.schemaVersion,
-      let state = change.record["state"]
+    json.ascii(#","cause":"#)
+    json.string(change.cause)
+    if let event = record["event"] {
+      json.ascii(#","event":"#)
+      json.json(event)
+    }
+    if let target = record["target"] {
+      json.ascii(#","target":"#)
+      json.json(target)
+    }
+    if change.cause == "event" { json.ascii(#","outcome":"handled""#) }
+    json.ascii(#","state":"#)
+    // As stored, when stored in today's schema version; else read (migrated) and written.
+    if let version = record["schemaVersion"]?.intValue, version == timeTravel.schemaVersion,
+      let state = record["state"]
     {
-      return state
+      json.json(state)
+    } else if let state = try? timeTravel.storedState(change.stored) {
+      json.raw(state)
+    } else {
+      json.null()
     }
-    return (try? timeTravel.storedState(change.stored)) ?? .null
+    json.byte(UInt8(ascii: "}"))
   }
 
   /// Sets the state right after `change` as a new change (cause goto). Nil when it is the

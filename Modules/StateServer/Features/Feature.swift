@@ -81,7 +81,7 @@ public final class Feature: Sendable {
     watchers = WatchHub(
       feature: name,
       listen: { deliver in
-        // On the emitting thread, for every change: encoded once per sequence number (the
+        // On the emitting thread, for every change: written once per sequence number (the
         // codec keeps it for the replies that carry the same state).
         bloc.listen { update in
           guard let snapshot = try? codec.snapshot(update.sequence, update.state) else { return }
@@ -100,7 +100,7 @@ public final class Feature: Sendable {
   /// The valid event type names, in declaration order.
   public var eventTypes: [String] { events.map(\.type) }
 
-  /// The newest stored state with its sequence number (encoded once per sequence number); for
+  /// The newest stored state with its sequence number (written once per sequence number); for
   /// a feature that persists nothing, the current state. What clients are shown.
   /// Throws when the state cannot be encoded as JSON.
   public func storedSnapshot() throws -> StateSnapshot { try readStored() }
@@ -209,10 +209,11 @@ extension WireError {
   }
 }
 
-/// Encodes states into Wire's compact form with ``StateEncoder`` (keys sorted), and keeps the
-/// newest so each sequence number is encoded once however many replies and pushes carry it.
+/// Writes states into Wire's compact form through their declaration (keys sorted), and keeps
+/// the newest so each sequence number is written once however many replies and pushes carry
+/// it; a stored state's bytes come from its journal record (``prime(_:_:)``).
 @usableFromInline
-final class StateCodec<S: Encodable & Sendable>: Sendable {
+final class StateCodec<S: DeclaredState>: Sendable {
   @usableFromInline let latest = Locked<StateSnapshot?>(nil)
 
   @usableFromInline init() {}
@@ -222,20 +223,24 @@ final class StateCodec<S: Encodable & Sendable>: Sendable {
     latest.withLock { latest in latest?.sequence == sequence ? latest : nil }
   }
 
-  /// A value's JSON (a state, or an event: declared events encode through their declaration).
+  /// A state's JSON, written by its declaration.
   @usableFromInline
-  static func encode(_ value: S) throws -> JSON { try StateEncoder.encode(value) }
+  static func json(_ state: S) throws -> [UInt8] {
+    var json = JSONWriter(capacity: 64)
+    try state.write(to: &json)
+    return json.bytes
+  }
 
   @inlinable
   func snapshot(_ sequence: UInt64, _ state: S) throws -> StateSnapshot {
     if let cached = cached(sequence) { return cached }
-    return keep(StateSnapshot(sequence: sequence, json: try Self.encode(state).serialized()))
+    return keep(StateSnapshot(sequence: sequence, json: try Self.json(state)))
   }
 
-  /// Builds the snapshot of `sequence` from the capture storage made of its state (the bloc
-  /// shares it as it encodes the state for storage), so the state is not encoded twice.
-  func prime(_ sequence: UInt64, _ captured: EncodedValue) {
-    keep(StateSnapshot(sequence: sequence, json: StateEncoder.json(captured).serialized()))
+  /// Keeps the bytes of `sequence`'s state as the bloc wrote them into its journal record, so
+  /// the state is not written twice.
+  func prime(_ sequence: UInt64, _ json: ArraySlice<UInt8>) {
+    keep(StateSnapshot(sequence: sequence, json: Array(json)))
   }
 
   /// Keeps `snapshot` unless a newer one is kept; returns it.

@@ -19,7 +19,7 @@ public final class FeatureRegistry: Sendable {
   public init() {}
 
   /// Serves `bloc` as the feature `description` describes: its events (decoded and validated
-  /// by their declaration), its state (encoded by ``StateEncoder``), its history when it keeps
+  /// by their declaration), its state (written by its declaration), its history when it keeps
   /// one, and its updates for watch.
   @inlinable
   public func register<Description: FeatureDescription>(
@@ -29,7 +29,7 @@ public final class FeatureRegistry: Sendable {
     // path every `send` takes (decode, then `add`) is specialised for them.
     let declaration = Description.Event.declaration
     let codec = StateCodec<Description.State>()
-    Self.shareStoredEncoding(of: bloc, with: codec)
+    Self.shareStoredText(of: bloc, with: codec)
     insert(
       Feature(
         description, bloc: bloc, codec: codec,
@@ -48,10 +48,12 @@ public final class FeatureRegistry: Sendable {
         }))
   }
 
-  /// The state's text for clients comes from the capture made to store it: encoded once.
+  /// The state's text for clients is the one written to store it: written once.
   @usableFromInline
-  static func shareStoredEncoding<State>(of bloc: BlocBase<State>, with codec: StateCodec<State>) {
-    bloc.shareStoredEncoding { sequence, captured in codec.prime(sequence, captured) }
+  static func shareStoredText<State: DeclaredState>(
+    of bloc: BlocBase<State>, with codec: StateCodec<State>
+  ) {
+    bloc.shareStoredText { sequence, json in codec.prime(sequence, json) }
   }
 
   @usableFromInline

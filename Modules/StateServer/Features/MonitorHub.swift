@@ -126,7 +126,7 @@ final class MonitorHub: Sendable {
     line.string(event.cause)
     if let payload = event.event {
       line.ascii(#","event":"#)
-      line.json(payload)
+      line.raw(payload)
     }
     if let target = event.target {
       line.ascii(#","target":"#)
@@ -148,9 +148,9 @@ final class MonitorHub: Sendable {
     line.ascii(#","time":"#)
     line.string(RFC3339.format(milliseconds: event.time))
     line.ascii(#","before":"#)
-    line.json(event.before)
+    line.raw(event.before)
     line.ascii(#","after":"#)
-    line.json(event.after)
+    line.raw(event.after)
     if missed > 0 {
       line.ascii(#","missed":"#)
       line.integer(Int64(missed))

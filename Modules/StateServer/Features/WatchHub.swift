@@ -4,7 +4,7 @@ import Wire
 /// The watchers of one feature, fed by a synchronous bloc listener.
 ///
 /// While anyone watches, a listener (``BlocBase/listen(_:)``) is called on the emitting thread
-/// for every change: the state is encoded once per sequence number, the push line built once
+/// for every change: the state is written once per sequence number, the push line built once
 /// and queued on every watcher with `Connection.push(_:key:)`, which never blocks: a slow
 /// reader's unwritten push is replaced by the newer one, so it sees the latest state with a
 /// gap in `seq`. No task runs and nobody is woken per change.

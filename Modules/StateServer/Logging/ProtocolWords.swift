@@ -5,11 +5,12 @@ import Wire
 /// `{"type":"set","key":"searchLimit","value":500}` recognises its request, where Swift's
 /// description shows internals (`set(SettingKey(stringValue: "searchLimit", …), 500)`).
 enum ProtocolWords {
-  /// `value`'s JSON when it is `Encodable` (every feature's events and states are), else its
+  /// `value`'s JSON when it writes itself (every feature's events and states do), else its
   /// description.
   static func text(_ value: Any) -> String {
-    if let encodable = value as? any Encodable, let json = try? StateEncoder.encode(encodable) {
-      return json.serializedString()
+    var json = JSONWriter()
+    if let writable = value as? any JSONWritable, (try? writable.write(to: &json)) != nil {
+      return String(decoding: json.bytes, as: UTF8.self)
     }
     return String(describing: value)
   }

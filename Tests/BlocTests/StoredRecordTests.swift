@@ -2,9 +2,9 @@ import BlocCore
 import Foundation
 import Testing
 
-/// What a persisted state looks like in storage: the JSON `JSONEncoder` (sorted keys) writes,
-/// whichever encoder wrote it, and read back exactly.
-@Suite struct StoredJSONTests {
+/// What a persisted state looks like in storage: the JSON `JSONEncoder` (sorted keys, slashes
+/// as they are) writes, or the state's own (``WritesJSON``), and read back exactly.
+@Suite struct StoredRecordTests {
   struct Inner: Codable, Equatable, Sendable {
     var label: String
     var ratio: Float
@@ -59,7 +59,7 @@ import Testing
 
   private func foundation<State: PersistableState>(_ state: State) throws -> Data {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return try encoder.encode(
       StoredWithSequence(schemaVersion: State.schemaVersion, seq: 0, state: state))
   }
@@ -97,5 +97,17 @@ import Testing
     await cubit.close()
     #expect(storage.contents["m"] == nil, "nothing written")
     #expect(cubit.state.value == 1.0, "back to the last stored state")
+  }
+
+  /// A state that writes itself is stored in its own text, no encoder involved.
+  @Test func aStateThatWritesItselfIsStoredInItsOwnText() async throws {
+    struct Own: PersistableState, WritesJSON {
+      var count = 3
+      func writeJSON(into bytes: inout [UInt8]) throws { bytes += #"{"n":\#(count)}"#.utf8 }
+      func encode(to encoder: any Encoder) throws { Issue.record("encoded through Codable") }
+    }
+    let data = try await stored(Own())
+    #expect(
+      String(decoding: data, as: UTF8.self) == #"{"schemaVersion":1,"seq":0,"state":{"n":3}}"#)
   }
 }

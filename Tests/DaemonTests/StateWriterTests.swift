@@ -1,9 +1,11 @@
-// StateEncoder builds a state's JSON without JSONEncoder: its output must be exactly what
-// JSONEncoder with sorted keys writes (what storage keeps), read back by Wire's parser, for
-// every feature's state; and a stored file carries the same JSON as the wire.
+// A declared state writes its JSON itself (its declaration, Wire's JSONWriter), with no
+// Encoder: its output must read back as what JSONEncoder with sorted keys writes (the text
+// states were always stored and sent in), for every feature's state; and a stored record
+// carries the same bytes as the wire.
 import AppSearch
 import BlocCore
 import Counter
+import FeatureKit
 import Foundation
 import Settings
 import Testing
@@ -11,13 +13,23 @@ import Wire
 
 @testable import StateServer
 
-@Suite struct StateEncoderTests {
-  private func expectSameAsFoundation<S: Encodable & Sendable>(
+@Suite struct StateWriterTests {
+  private func expectSameAsFoundation<S: Encodable & Sendable & JSONWritable>(
     _ state: S, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
-    let direct = try StateEncoder.encode(state).serializedString()
+    let direct = try JSONParser().parse(Self.written(state)).serializedString()
     let reference = try Self.encodeWithFoundation(state).serializedString()
     #expect(direct == reference, sourceLocation: sourceLocation)
+  }
+
+  static func written(_ value: some JSONWritable) throws -> [UInt8] {
+    var json = JSONWriter()
+    try value.write(to: &json)
+    return json.bytes
+  }
+
+  static func text(_ value: some JSONWritable) throws -> String {
+    String(decoding: try written(value), as: UTF8.self)
   }
 
   /// `JSONEncoder` (sorted keys), read back with Wire's parser: the reference form.
@@ -73,64 +85,39 @@ import Wire
   }
 
   @Test func doublesAndIntegersLikeJSONEncoder() throws {
-    struct Numbers: Encodable, Sendable {
-      var values: [Double]
-      var floats: [Float]
-      var unsigned: [UInt64]
-      var small: [Int8]
-    }
-    try expectSameAsFoundation(
-      Numbers(
-        values: [
-          0, -0.0, 1, -1, 2.5, 1e15, 9_999_999_999_999_998, 9_007_199_254_740_991,
-          9_007_199_254_740_992, 9_007_199_254_740_994, 18_014_398_509_481_984,
-          -4_503_599_627_370_497, 1e16, 1e300, .leastNonzeroMagnitude,
-          123.456,
-        ],
-        floats: [0.1, 1, 3.4e38, -2.5],
-        unsigned: [0, UInt64(Int64.max), UInt64.max],
-        small: [-128, 127]))
+    let doubles: [Double] = [
+      0, 1, -1, 2.5, 1e15, 9_999_999_999_999_998, 9_007_199_254_740_991,
+      9_007_199_254_740_992, 9_007_199_254_740_994, 18_014_398_509_481_984,
+      -4_503_599_627_370_497, 1e16, 1e300, .leastNonzeroMagnitude, 123.456,
+    ]
+    try expectSameAsFoundation(doubles)
+    try expectSameAsFoundation([Float(0.1), 1, 3.4e38, -2.5])
+    try expectSameAsFoundation([0, UInt64(Int64.max), UInt64.max])
+    try expectSameAsFoundation([Int8(-128), 127])
+    #expect(try Self.text([5.0, 0.5, 1e16]) == "[5,0.5,1e+16]")
+    #expect(throws: JSONWriter.NonFinite.self) { try Self.written([Double.nan]) }
+    #expect(throws: JSONWriter.NonFinite.self) { try Self.written(Float.infinity) }
   }
 
-  @Test func nestedContainersAndOptionals() throws {
-    struct Inner: Codable, Sendable {
-      var b: Int?
-      var a: [String: Int]
-    }
-    struct Outer: Codable, Sendable {
-      enum CodingKeys: String, CodingKey {
-        case zeta, upper = "Alpha", alpha, empty
-      }
-      var zeta: [Inner]
-      var upper: Inner?
-      var alpha: String?
-      var empty: [Int]
-    }
-    try expectSameAsFoundation(
-      Outer(
-        zeta: [Inner(b: nil, a: ["y": 1, "x": 2]), Inner(b: 3, a: [:])],
-        upper: Inner(b: 1, a: ["k": 0]), alpha: nil, empty: []))
-  }
-
-  /// Declared events encode to the JSON a client sends (what `monitor` shows).
-  @Test func declaredEventsEncodeAsSent() throws {
-    #expect(try StateEncoder.encode(CounterEvent.set(5)) == ["type": "set", "value": 5])
-    #expect(try StateEncoder.encode(CounterEvent.increment) == ["type": "increment"])
+  @Test func membersAreSortedByTheirBytesAndOptionalsLeftOutWhenNil() throws {
     #expect(
-      try StateEncoder.encode(SettingsEvent.set(.counterMaximum, nil))
-        == ["type": "set", "key": "counterMaximum", "value": .null])
+      try Self.text(App(id: 7, name: "a/b", rating: 4.0))
+        == #"{"id":7,"name":"a/b","rating":4}"#)
     #expect(
-      try StateEncoder.encode(AppSearchEvent.toggleMark(42)) == ["type": "toggleMark", "id": 42])
-    #expect(try StateEncoder.encode(AppSearchEvent.clearMarks) == ["type": "clearMarks"])
+      try Self.text(Mark(id: 1, name: nil, backend: .packages))
+        == #"{"backend":"packages","id":1}"#)
+    #expect(try Self.text(SearchActivity.failed("x")) == #"{"message":"x","status":"failed"}"#)
   }
 
-  @Test func typesWithoutOneJSONFormAreRefused() throws {
-    struct Stamped: Codable, Sendable {
-      var at: Date
-      var blob: Data
-    }
-    let state = Stamped(at: Date(timeIntervalSinceReferenceDate: 12.5), blob: Data([1, 2, 3]))
-    #expect(throws: StateEncoder.Unsupported.self) { try StateEncoder.encode(state) }
+  /// Declared events write the JSON a client sends (what `monitor` shows), members sorted.
+  @Test func declaredEventsWriteAsSent() throws {
+    #expect(try Self.text(CounterEvent.set(5)) == #"{"type":"set","value":5}"#)
+    #expect(try Self.text(CounterEvent.increment) == #"{"type":"increment"}"#)
+    #expect(
+      try Self.text(SettingsEvent.set(.counterMaximum, nil))
+        == #"{"key":"counterMaximum","type":"set","value":null}"#)
+    #expect(try Self.text(AppSearchEvent.toggleMark(42)) == #"{"id":42,"type":"toggleMark"}"#)
+    #expect(try Self.text(AppSearchEvent.clearMarks) == #"{"type":"clearMarks"}"#)
   }
 
   /// Issue 7: persistence files and the wire carry the same JSON for the same state.
@@ -142,12 +129,11 @@ import Wire
     let counter = CounterBloc(storage: storage)
     await counter.send(.set(-3))
     for (key, wire) in [
-      ("settings", try StateEncoder.encode(settings.state)),
-      ("counter", try StateEncoder.encode(counter.state)),
+      ("settings", try Self.written(settings.state)), ("counter", try Self.written(counter.state)),
     ] {
       let data = try #require(storage.contents[key])
-      let stored = try data.withUnsafeBytes { try JSONParser().parse($0) }
-      #expect(stored["state"] == wire, "\(key)")
+      let text = String(decoding: data, as: UTF8.self)
+      #expect(text.contains(#""state":"# + String(decoding: wire, as: UTF8.self)), "\(key)")
     }
     await counter.close()
     await settings.close()

@@ -1,0 +1,115 @@
+import Foundation
+
+/// A state (or an event) that writes its own JSON text: compact, one line, members sorted by
+/// their UTF-8 bytes, strings with `"`, `\` and control characters escaped (`/` as it is).
+/// A persisted bloc stores such a state without any `Encoder`; FeatureKit's declared states and
+/// events conform, writing with the daemon's one JSON writer, so a state stored by the journal
+/// and sent to clients is written once (``BlocBase/shareStoredText(with:)``).
+public protocol WritesJSON: Sendable {
+  /// Appends the value's JSON to `bytes`. Throws for a value JSON cannot express (a
+  /// non-finite number); nothing is stored then.
+  func writeJSON(into bytes: inout [UInt8]) throws
+}
+
+/// A state's stored form, and where the state's own JSON lies in it.
+struct StoredText {
+  let bytes: [UInt8]
+  let state: Range<Int>
+}
+
+/// Writes a stored state: `{"cause":…,"event":…,"schemaVersion":N,"seq":N,"state":…,
+/// "target":N,"time":N}` (`Stored(schemaVersion:state:)`'s members, plus what the change
+/// tells), members sorted like every JSON object the package writes. The state and the event
+/// write themselves when they can (``WritesJSON``); any other value is written by
+/// `JSONEncoder` (sorted keys, slashes unescaped: the same text for JSON's own types).
+/// Records written before either way (with `\/`, say) read back all the same: reading is
+/// `JSONDecoder`'s.
+enum StoredRecord {
+  /// The stored text of `change`, its state written by `state`.
+  static func write(
+    schemaVersion: Int, change: StoredChange, state: (inout [UInt8]) throws -> Void
+  ) throws -> StoredText {
+    var bytes: [UInt8] = [0x7B]
+    bytes.reserveCapacity(160)
+    if let cause = change.cause {
+      bytes += #""cause":""#.utf8
+      bytes += cause.name.utf8  // a fixed word of letters
+      bytes.append(0x22)
+      if case .event(let event) = cause { writeEvent(event, into: &bytes) }
+      bytes.append(0x2C)
+    }
+    bytes += #""schemaVersion":"#.utf8
+    digits(Int64(schemaVersion), into: &bytes)
+    bytes += #","seq":"#.utf8
+    bytes += String(change.sequence).utf8
+    bytes += #","state":"#.utf8
+    let start = bytes.count
+    try state(&bytes)
+    let end = bytes.count
+    if case .goto(let target) = change.cause {
+      bytes += #","target":"#.utf8
+      bytes += String(target).utf8
+    }
+    if let time = change.time {
+      bytes += #","time":"#.utf8
+      digits(time, into: &bytes)
+    }
+    bytes.append(0x7D)
+    return StoredText(bytes: bytes, state: start..<end)
+  }
+
+  /// `,"event":…` when the event can be written; nothing otherwise (the change is stored all
+  /// the same, without its event).
+  private static func writeEvent(_ event: any Sendable, into bytes: inout [UInt8]) {
+    let start = bytes.count
+    bytes += #","event":"#.utf8
+    do {
+      if let writes = event as? any WritesJSON {
+        try writes.writeJSON(into: &bytes)
+      } else if let encodable = event as? any Encodable {
+        bytes += try encoder().encode(encodable)
+      } else {
+        bytes.removeSubrange(start...)
+      }
+    } catch {
+      bytes.removeSubrange(start...)
+    }
+  }
+
+  /// How a `State` writes its JSON: itself when it can, else through `JSONEncoder`. Decided
+  /// once per persisted bloc.
+  static func stateWriter<State: Encodable & Sendable>(
+    _ type: State.Type
+  ) -> @Sendable (State, inout [UInt8]) throws -> Void {
+    if let writes = type as? any WritesJSON.Type { return ownWriter(writes) }
+    return { state, bytes in bytes += try encoder().encode(state) }
+  }
+
+  private static func ownWriter<State, Own: WritesJSON>(
+    _: Own.Type
+  ) -> @Sendable (State, inout [UInt8]) throws -> Void {
+    { state, bytes in try (state as! Own).writeJSON(into: &bytes) }
+  }
+
+  /// `JSONEncoder` set to write the package's text for JSON's own types.
+  private static func encoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }
+
+  /// The decimal digits of `value`, written in place (no intermediate string).
+  private static func digits(_ value: Int64, into bytes: inout [UInt8]) {
+    if value < 0 { bytes.append(0x2D) }
+    var magnitude = value.magnitude
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+      var start = 20
+      repeat {
+        start -= 1
+        buffer[start] = 0x30 + UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<20]))
+    }
+  }
+}
