@@ -4,7 +4,7 @@ import Foundation
 /// their UTF-8 bytes, strings with `"`, `\` and control characters escaped (`/` as it is).
 /// A persisted bloc stores such a state without any `Encoder`; FeatureKit's declared states and
 /// events conform, writing with the daemon's one JSON writer, so a state stored by the journal
-/// and sent to clients is written once (``BlocBase/shareStoredText(with:)``).
+/// and sent to clients is written once (the daemon takes the stored bytes for its replies).
 public protocol WritesJSON: Sendable {
   /// Appends the value's JSON to `bytes`. Throws for a value JSON cannot express (a
   /// non-finite number); nothing is stored then.
