@@ -36,6 +36,7 @@ public struct EventCase<Event: Sendable>: Sendable {
     writers: [FieldWriter],
     build: @escaping @Sendable ((String) -> FieldInput?, String) throws(EventRefusal) -> Event
   ) {
+    precondition(fields.count <= FoundFields.capacity, "an event has at most 3 fields")
     self.type = type
     self.summary = summary
     self.fields = fields
@@ -79,23 +80,37 @@ public struct EventCase<Event: Sendable>: Sendable {
     json.byte(UInt8(ascii: "}"))
   }
 
-  /// Checks the members of the event object at `event` (unknown ones first, in their order),
-  /// then reads each field from the bytes as it is asked for and makes the event. Inlinable,
-  /// so that the daemon's path for every event is specialised for `Event`.
+  /// Reads the members of the event object at `event` in one pass (``locate(_:)``), then
+  /// makes the event; each field's value is read from the bytes when the field asks for it.
   @inlinable
   func decode(_ event: JSONCursor) throws(EventRefusal) -> Event {
-    try event.forEachMember { key, _ throws(EventRefusal) in
-      guard key.matches("type") || fields.contains(where: { key.matches($0.name) }) else {
-        throw unknownField(key.string)
+    let found = try locate(event)
+    return try build({ name in found.input(name) }, example)
+  }
+
+  /// Where each field's value is in the event object at `event` (a repeated member: its last
+  /// value), refusing the first member that is not a field, in their order, before anything
+  /// else is checked.
+  @usableFromInline
+  func locate(_ event: JSONCursor) throws(EventRefusal) -> FoundFields {
+    var found = FoundFields(fields)
+    var unknown: JSONKey?
+    event.forEachMember { key, value in
+      if let index = fields.firstIndex(where: { key.matches($0.name) }) {
+        found[index] = value
+      } else if !key.matches("type") {
+        unknown = key
+        return false
       }
+      return true
     }
-    return try build({ name in event.member(name).map(FieldInput.init) }, example)
+    if let unknown { throw unknownField(unknown.string) }
+    return found
   }
 
   /// Whether the event has a field `name`.
   func declares(_ name: String) -> Bool { fields.contains { $0.name == name } }
 
-  @usableFromInline
   func unknownField(_ member: String) -> EventRefusal {
     let accepted =
       fields.isEmpty
@@ -200,4 +215,32 @@ extension EventCase {
 struct FieldWriter: Sendable {
   let encodable: @Sendable (Any) -> (any Encodable)?
   let json: @Sendable (Any, inout JSONWriter) throws -> Bool
+}
+
+/// Where an event's fields are in the bytes, by declaration order: an event has at most three
+/// (the `event` builders above), so no array is allocated for them.
+@usableFromInline
+struct FoundFields {
+  static let capacity = 3
+  private let fields: [FieldShape]
+  private var first, second, third: JSONCursor?
+
+  init(_ fields: [FieldShape]) { self.fields = fields }
+
+  /// The value of the field `name` as it arrived, or nil when absent.
+  @usableFromInline
+  func input(_ name: String) -> FieldInput? {
+    fields.firstIndex { $0.name == name }.flatMap { self[$0] }.map(FieldInput.init)
+  }
+
+  subscript(index: Int) -> JSONCursor? {
+    get { index == 0 ? first : index == 1 ? second : third }
+    set {
+      switch index {
+      case 0: first = newValue
+      case 1: second = newValue
+      default: third = newValue
+      }
+    }
+  }
 }

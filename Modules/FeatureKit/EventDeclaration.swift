@@ -15,7 +15,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// The feature's name, for messages.
   public let feature: String
   public let cases: [EventCase<Event>]
-  @usableFromInline let byType: [String: Int]
+  let byType: [String: Int]
 
   public init(feature: String, _ cases: EventCase<Event>...) {
     self.feature = feature
@@ -48,8 +48,18 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   ///   return try CounterEvent.declaration.decode(cursor)  // .set(5)
   /// }
   /// ```
+  ///
+  /// Inlinable, so that the daemon's path for every event is specialised for `Event`; the
+  /// reading itself (``caseIndex(_:)``, ``EventCase/locate(_:)``) is not generic.
   @inlinable
   public func decode(_ event: JSONCursor) throws(EventRefusal) -> Event {
+    try cases[caseIndex(event)].decode(event)
+  }
+
+  /// The index in `cases` of the event's `type`, or the refusal: missing, not a string, or
+  /// no such event.
+  @usableFromInline
+  func caseIndex(_ event: JSONCursor) throws(EventRefusal) -> Int {
     guard let type = event.member("type") else {
       throw EventRefusal(.missingField, "missing field 'event.type' (one of: \(typeList))")
     }
@@ -59,7 +69,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
         "field 'event.type' must be a string (one of: \(typeList)), got \(type.typeName)")
     }
     guard let index = byType[name] else { throw unknownEvent(name) }
-    return try cases[index].decode(event)
+    return index
   }
 
   /// The event `type` with the members `names` (other than `type`), each read by `lookup`:
@@ -76,7 +86,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   }
 
   /// The `type` names, for messages: `increment, decrement, reset, set`.
-  @usableFromInline var typeList: String { types.joined(separator: ", ") }
+  var typeList: String { types.joined(separator: ", ") }
 
   /// What is wrong with this declaration against the enum it declares: a case with no declared
   /// event (it could not be encoded nor sent), or a declared `type` that names no case. Empty
@@ -96,7 +106,6 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     return undeclared + unmatched
   }
 
-  @usableFromInline
   func unknownEvent(_ type: String) -> EventRefusal {
     EventRefusal(
       .unknownEvent,

@@ -53,7 +53,10 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
       #expect(event?.member("value")?.json == 5)
       #expect(event?.count == 2)
       var keys: [String] = []
-      event?.forEachMember { key, _ in keys.append(key.string) }
+      event?.forEachMember { key, _ in
+        keys.append(key.string)
+        return true
+      }
       #expect(keys == ["type", "value"])
     }
     head.withMember("o") { object in

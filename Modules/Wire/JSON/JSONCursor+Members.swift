@@ -1,9 +1,18 @@
 /// Pulling values out of a checked document (`readDocument()`), without a tree: the type
 /// at the cursor, an object's members, one string or one scalar.
 ///
-/// These reads trust that check: on bytes that were not checked they stop at the first
-/// problem instead of reporting it.
+/// These reads trust that check: they skip what they pass over without checking it again
+/// (a string to its closing quote, a container to its closing bracket), so each member
+/// costs a look at its bytes, not a second parse. On bytes that were not checked they may
+/// read nonsense, never out of bounds.
 extension JSONCursor {
+  /// A cursor at `position` of `bytes`, a checked document: where an earlier read found a
+  /// value (``position``).
+  public init(_ bytes: UnsafeRawBufferPointer, at position: Int) {
+    self.init(bytes)
+    self.position = position
+  }
+
   /// The JSON type of the value at the cursor, as messages name it: `null`, `boolean`,
   /// `number`, `string`, `array` or `object` (as `JSON.typeName`).
   public var typeName: String {
@@ -41,7 +50,26 @@ extension JSONCursor {
   /// key counted each time); 0 for anything else.
   public var count: Int {
     var count = 0
-    forEachChild { _ in count += 1 }
+    if isObject {
+      forEachMember { _, _ in
+        count += 1
+        return true
+      }
+      return count
+    }
+    guard peek == .openBracket else { return 0 }
+    var walker = self
+    walker.position += 1
+    walker.skipWhitespace()
+    while walker.peek != .closeBracket && walker.position < end {
+      count += 1
+      walker.skipChecked()
+      walker.skipWhitespace()
+      if walker.peek == .comma {
+        walker.position += 1
+        walker.skipWhitespace()
+      }
+    }
     return count
   }
 
@@ -51,49 +79,96 @@ extension JSONCursor {
     var found: JSONCursor?
     forEachMember { key, value in
       if key.matches(name) { found = value }
+      return true
     }
     return found
   }
 
   /// Calls `body` with each member of the object at the cursor, in order (a repeated key
-  /// each time), and a cursor at its value. Nothing when the value is not an object.
-  public func forEachMember<E: Error>(
-    _ body: (JSONKey, JSONCursor) throws(E) -> Void
-  ) throws(E) {
-    guard isObject else { return }
+  /// each time), and a cursor at its value, until `body` returns false. Nothing when the
+  /// value is not an object.
+  public func forEachMember(_ body: (JSONKey, JSONCursor) -> Bool) {
     var walker = self
-    do { try walker.enterObject() } catch { return }
-    var first = true
-    while true {
-      let key: RawString?
-      do { key = try walker.nextMember(first: first) } catch { return }
-      guard let key else { return }
-      first = false
-      try body(JSONKey(cursor: walker, raw: key), walker)
-      do { try walker.skipValue() } catch { return }
+    walker.skipWhitespace()
+    guard walker.isObject else { return }
+    walker.position += 1
+    while let key = walker.nextCheckedMember() {
+      guard body(JSONKey(cursor: walker, raw: key), walker) else { return }
+      walker.skipChecked()
     }
   }
 
-  /// Calls `body` with a cursor at each element of the array, or each member value of the
-  /// object, at the cursor.
-  private func forEachChild(_ body: (JSONCursor) -> Void) {
-    if isObject {
-      forEachMember { _, value in body(value) }
-      return
+  /// Reads the next member's key and its `:` (after `{` or a value) and stops at its value,
+  /// or returns nil at the object's end.
+  private mutating func nextCheckedMember() -> RawString? {
+    skipWhitespace()
+    if peek == .comma {
+      position += 1
+      skipWhitespace()
     }
-    guard peek == .openBracket else { return }
-    var walker = self
-    do {
-      try walker.enterArray()
-      var first = true
-      while try walker.nextElement(first: first) {
-        first = false
-        body(walker)
-        try walker.skipValue()
+    guard peek == .quote else { return nil }
+    let quote = position
+    let escaped = skipCheckedString()
+    let key = RawString(quote: quote, close: position - 1, escaped: escaped)
+    skipWhitespace()
+    position += 1  // ':'
+    skipWhitespace()
+    return key
+  }
+
+  /// Moves past the value at the cursor of a checked document, without checking it again.
+  mutating func skipChecked() {
+    guard let byte = peek else { return }
+    switch byte {
+    case .quote:
+      skipCheckedString()
+    case .openBrace, .openBracket:
+      var level = 0
+      while position < end {
+        switch bytes[position] {
+        case .quote:
+          skipCheckedString()
+          continue
+        case .openBrace, .openBracket: level += 1
+        case .closeBrace, .closeBracket:
+          level -= 1
+          if level == 0 {
+            position += 1
+            return
+          }
+        default: break
+        }
+        position += 1
       }
-    } catch {
-      return
+    default:  // a number or a literal
+      while position < end {
+        switch bytes[position] {
+        case .comma, .closeBrace, .closeBracket, .space, .tab, .lineFeed, .carriageReturn: return
+        default: position += 1
+        }
+      }
     }
+  }
+
+  /// Moves past the string whose opening quote is at the cursor; whether it holds escapes.
+  @discardableResult
+  private mutating func skipCheckedString() -> Bool {
+    var escaped = false
+    var index = position + 1
+    while index < end {
+      switch bytes[index] {
+      case .quote:
+        position = index + 1
+        return escaped
+      case .backslash:
+        escaped = true
+        index += 2
+      default:
+        index += 1
+      }
+    }
+    position = index
+    return escaped
   }
 }
 

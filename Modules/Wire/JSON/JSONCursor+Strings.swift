@@ -13,9 +13,10 @@ extension JSONCursor {
   /// `position` just past its closing quote.
   @inline(never)
   mutating func parseString() throws(JSONError) -> String {
-    let raw = try scanString()
+    var decoded: [UInt8] = []
+    let raw = try scanString(decoding: &decoded)
     guard raw.escaped else { return String(decoding: content(raw), as: UTF8.self) }
-    return String(decoding: scratch, as: UTF8.self)
+    return String(decoding: decoded, as: UTF8.self)
   }
 
   /// The bytes between the quotes of `raw`, escapes as written.
@@ -34,15 +35,35 @@ extension JSONCursor {
   /// Whether the string token `raw` spells `name`.
   func matches(_ raw: RawString, _ name: String) -> Bool {
     guard !raw.escaped else { return string(raw) == name }
-    let content = content(raw)
-    return content.count == name.utf8.count && content.elementsEqual(name.utf8)
+    let start = raw.quote + 1
+    let length = raw.close - start
+    guard name.utf8.count == length else { return false }
+    var name = name
+    return name.withUTF8 { name in
+      for index in 0..<length where name[index] != bytes[start + index] { return false }
+      return true
+    }
   }
 
   /// Checks the string starting at the opening quote at `position` and leaves `position`
-  /// just past its closing quote. When it holds escapes, its decoded bytes are in `scratch`.
+  /// just past its closing quote. When it holds escapes, its decoded bytes are in `decoded`
+  /// (which it empties first), else `decoded` is left alone: a string without escapes costs
+  /// no allocation.
   @inline(never)
-  mutating func scanString() throws(JSONError) -> RawString {
+  mutating func scanString(decoding decoded: inout [UInt8]) throws(JSONError) -> RawString {
     let opening = position
+    // The usual string: printable ASCII without escapes, read with locals only.
+    let bytes = self.bytes
+    var index = opening + 1
+    while index < end {
+      let byte = bytes[index]
+      if byte == .quote {
+        position = index + 1
+        return RawString(quote: opening, close: index, escaped: false)
+      }
+      guard byte >= 0x20 && byte < 0x80 && byte != .backslash else { break }
+      index += 1
+    }
     position += 1
     var segmentStart = position
     var escaped = false
@@ -51,7 +72,7 @@ extension JSONCursor {
       if byte == .quote {
         let raw = RawString(quote: opening, close: position, escaped: escaped)
         if escaped {
-          scratch.append(
+          decoded.append(
             contentsOf: UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position]))
         }
         position += 1
@@ -59,10 +80,10 @@ extension JSONCursor {
       } else if byte == .backslash {
         if !escaped {
           escaped = true
-          scratch.removeAll(keepingCapacity: true)
+          decoded.removeAll(keepingCapacity: true)
         }
-        scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position]))
-        try parseEscape()
+        decoded.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[segmentStart..<position]))
+        try parseEscape(into: &decoded)
         segmentStart = position
       } else if byte < 0x20 {
         throw JSONError(
@@ -80,8 +101,8 @@ extension JSONCursor {
     throw JSONError(.syntax, "unterminated string starting at byte \(opening)", at: end)
   }
 
-  /// Decodes the escape at `position` (a backslash) into `scratch`.
-  private mutating func parseEscape() throws(JSONError) {
+  /// Decodes the escape at `position` (a backslash) into `decoded`.
+  private mutating func parseEscape(into decoded: inout [UInt8]) throws(JSONError) {
     let start = position
     position += 1
     guard position < end else {
@@ -99,7 +120,7 @@ extension JSONCursor {
     case UInt8(ascii: "t"): replacement = .tab
     case UInt8(ascii: "u"):
       position += 1
-      try appendUnicodeEscape(startingAt: start)
+      try appendUnicodeEscape(startingAt: start, to: &decoded)
       return
     default:
       let shown: String
@@ -113,13 +134,15 @@ extension JSONCursor {
       }
       throw JSONError(.syntax, "invalid escape sequence \(shown) in string", at: start)
     }
-    scratch.append(replacement)
+    decoded.append(replacement)
     position += 1
   }
 
   /// Decodes `XXXX` (and a following `\uXXXX` low surrogate if needed) after
   /// the `\u` that began at `start`.
-  private mutating func appendUnicodeEscape(startingAt start: Int) throws(JSONError) {
+  private mutating func appendUnicodeEscape(
+    startingAt start: Int, to decoded: inout [UInt8]
+  ) throws(JSONError) {
     let unit = try readHex4()
     var value = UInt32(unit)
     if (0xDC00...0xDFFF).contains(unit) {
@@ -145,7 +168,7 @@ extension JSONCursor {
       value = 0x10000 + ((value - 0xD800) << 10) + (UInt32(low) - 0xDC00)
     }
     // Valid: surrogates were excluded above and the pair math stays <= 0x10FFFF.
-    scratch.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(value)!)!)
+    decoded.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(value)!)!)
   }
 
   private mutating func readHex4() throws(JSONError) -> UInt16 {

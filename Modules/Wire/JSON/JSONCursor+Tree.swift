@@ -45,20 +45,18 @@ extension JSONCursor {
     var members: [JSONObject.Member] = []
     /// Key → position in `members`, once the object is too big to scan.
     var keyIndex: [String: Int]?
+    var decoded: [UInt8] = []
     try enterObject()
-    while let key = try nextMember(first: members.isEmpty) {
+    while let key = try nextMember(first: members.isEmpty, decodingKey: &decoded) {
       if members.isEmpty { members.reserveCapacity(4) }
-      let name = raw(key)
+      let name =
+        key.escaped
+        ? String(decoding: decoded, as: UTF8.self)
+        : String(decoding: content(key), as: UTF8.self)
       let value = try readValue()
       add(JSONObject.Member(key: name, value: value), to: &members, keyIndex: &keyIndex)
     }
     return .object(JSONObject(uniqueEntries: members))
-  }
-
-  /// The text of a key just scanned (its decoded bytes are still in `scratch`).
-  private func raw(_ key: RawString) -> String {
-    guard key.escaped else { return String(decoding: content(key), as: UTF8.self) }
-    return String(decoding: scratch, as: UTF8.self)
   }
 
   /// Appends `member`, or replaces the value of an earlier member with the

@@ -25,8 +25,6 @@ public struct JSONCursor {
   /// The byte offset of the next token.
   public internal(set) var position = 0
   var depth = 0
-  /// Reused buffer for strings that contain escapes.
-  var scratch: [UInt8] = []
 
   /// A cursor at the start of `bytes`.
   public init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONParser.defaultMaxDepth) {
@@ -39,24 +37,48 @@ public struct JSONCursor {
   /// it: the same errors at the same offsets) without building anything, and leaves the
   /// cursor at its value. The reads that follow trust this check.
   public mutating func readDocument() throws(JSONError) {
+    try readDocument { _, _ in }
+  }
+
+  /// ``readDocument()``, calling `member` with each member of the document's object (when it
+  /// is one) as the check passes it: a reader of the top level needs no second pass.
+  public mutating func readDocument(
+    _ member: (JSONKey, JSONCursor) -> Void
+  ) throws(JSONError) {
     skipWhitespace()
     let start = position
-    try skipValue()
+    if peek == .openBrace {
+      var first = true
+      var key: [UInt8] = []
+      try enterObject()
+      while let raw = try nextMember(first: first, decodingKey: &key) {
+        first = false
+        member(JSONKey(cursor: self, raw: raw), self)
+        try skipValue()
+      }
+    } else {
+      try skipValue()
+    }
     skipWhitespace()
     if position < end { throw unexpected(expected: "end of input after the JSON value") }
     position = start
+    depth = 0
   }
 
   /// The byte at `position`, or nil at the end of input.
   var peek: UInt8? { position < end ? bytes[position] : nil }
 
   mutating func skipWhitespace() {
-    while position < end {
-      switch bytes[position] {
-      case .space, .tab, .lineFeed, .carriageReturn: position += 1
-      default: return
+    var index = position
+    while index < end {
+      switch bytes[index] {
+      case .space, .tab, .lineFeed, .carriageReturn: index += 1
+      default:
+        position = index
+        return
       }
     }
+    position = index
   }
 
   /// Moves past the value at `position`, checking it as `readValue()` would.
@@ -65,8 +87,9 @@ public struct JSONCursor {
     switch byte {
     case .openBrace:
       var first = true
+      var key: [UInt8] = []
       try enterObject()
-      while try nextMember(first: first) != nil {
+      while try nextMember(first: first, decodingKey: &key) != nil {
         first = false
         try skipValue()
       }
@@ -77,7 +100,9 @@ public struct JSONCursor {
         first = false
         try skipValue()
       }
-    case .quote: _ = try scanString()
+    case .quote:
+      var decoded: [UInt8] = []
+      _ = try scanString(decoding: &decoded)
     case .minus, UInt8.digit0...UInt8.digit9: _ = try parseNumber()
     case UInt8(ascii: "t"): try expectLiteral("true")
     case UInt8(ascii: "f"): try expectLiteral("false")
@@ -144,7 +169,9 @@ public struct JSONCursor {
 
   /// Reads the next member's key and its `:` and stops at its value, or moves past the
   /// object's `}` (nil).
-  mutating func nextMember(first: Bool) throws(JSONError) -> RawString? {
+  mutating func nextMember(
+    first: Bool, decodingKey decoded: inout [UInt8]
+  ) throws(JSONError) -> RawString? {
     if first {
       if peek == .closeBrace {
         position += 1
@@ -168,7 +195,7 @@ public struct JSONCursor {
     guard peek == .quote else {
       throw unexpected(expected: first ? "string key or '}'" : "string key after ','")
     }
-    let key = try scanString()
+    let key = try scanString(decoding: &decoded)
     skipWhitespace()
     guard peek == .colon else { throw unexpected(expected: "':' after object key") }
     position += 1

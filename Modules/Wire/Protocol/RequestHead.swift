@@ -18,6 +18,10 @@ public struct RequestHead: Sendable {
   public let op: String
   /// The frame the request was read from (a line without its terminator).
   public let frame: [UInt8]
+  /// Where the values of `feature` and `event` start in `frame` (-1: absent), found in the
+  /// one pass that read `id` and `op`: every `send` reads both.
+  @usableFromInline let feature: Int
+  @usableFromInline let event: Int
 
   /// Reads the `id` and `op` of one frame.
   ///
@@ -28,20 +32,33 @@ public struct RequestHead: Sendable {
   /// server's business (`unknown_op`).
   public init(parsing frame: [UInt8]) throws(RequestError) {
     let head = frame.withUnsafeBytes { bytes in
-      Result { () throws(RequestError) -> (RequestID?, String) in try Self.read(bytes) }
+      Result { () throws(RequestError) -> Head in try Self.read(bytes) }
     }
-    (id, op) = try head.get()
+    (id, op, feature, event) = try head.get()
     self.frame = frame
   }
 
-  private static func read(
-    _ bytes: UnsafeRawBufferPointer
-  ) throws(RequestError) -> (
-    RequestID?, String
-  ) {
+  private typealias Head = (id: RequestID?, op: String, feature: Int, event: Int)
+
+  private static func read(_ bytes: UnsafeRawBufferPointer) throws(RequestError) -> Head {
     var cursor = JSONCursor(bytes)
+    var idValue: JSONCursor?
+    var opValue: JSONCursor?
+    var feature = -1
+    var event = -1
     do {
-      try cursor.readDocument()
+      // One pass: the whole frame checked, and the members the head wants noted on the way.
+      try cursor.readDocument { key, value in
+        if key.matches("id") {
+          idValue = value
+        } else if key.matches("op") {
+          opValue = value
+        } else if key.matches("feature") {
+          feature = value.position
+        } else if key.matches("event") {
+          event = value.position
+        }
+      }
     } catch {
       throw RequestError(id: nil, error: WireError(error))
     }
@@ -49,15 +66,6 @@ public struct RequestHead: Sendable {
       throw RequestError(
         id: nil,
         error: WireError(.notAnObject, "request must be a JSON object, got \(cursor.typeName)"))
-    }
-    var idValue: JSONCursor?
-    var opValue: JSONCursor?
-    cursor.forEachMember { key, value in
-      if key.matches("id") {
-        idValue = value
-      } else if key.matches("op") {
-        opValue = value
-      }
     }
     var id: RequestID?
     if let idValue {
@@ -75,20 +83,23 @@ public struct RequestHead: Sendable {
       throw RequestError(
         id: id, error: .invalidField("op", expected: "a string", got: opValue.typeName))
     }
-    return (id, op)
+    return (id, op, feature, event)
   }
 
   /// Runs `body` with a cursor at the value of the member `name` (the last one when the key
   /// is repeated), or nil when the request has none. The cursor reads the frame's bytes: use
   /// it inside `body` only.
+  @inlinable
   public func withMember<Result, E: Error>(
     _ name: String, _ body: (JSONCursor?) throws(E) -> Result
   ) throws(E) -> Result {
     let found = frame.withUnsafeBytes { bytes in
       Swift.Result { () throws(E) -> Result in
-        var cursor = JSONCursor(bytes)
-        cursor.skipWhitespace()
-        return try body(cursor.member(name))
+        let known = name == "event" ? event : name == "feature" ? feature : nil
+        if let known {
+          return try body(known < 0 ? nil : JSONCursor(bytes, at: known))
+        }
+        return try body(JSONCursor(bytes, at: 0).member(name))
       }
     }
     return try found.get()

@@ -112,6 +112,7 @@ func readFrame(_ frame: UnsafeRawBufferPointer) -> RequestID? {
       cursor.forEachMember { key, value in
         fuzzCheck(cursor.member(key.string) != nil, "member '\(key.string)' not found again")
         _ = value.count
+        return true
       }
     }
   }
