@@ -2,8 +2,10 @@
 // The Bloc workspace: a BLoC state library for Swift on Linux, three feature
 // modules, and a daemon (`stated`) with its CLI (`statectl`).
 //
-// Dependencies point one way: Apps → StateServer → features → FeatureKit → BlocCore, Wire
-// (Wire is Foundation-free: JSON, framing, messages, the client).
+// Dependencies point one way: Apps → StateServer, Wire → features → FeatureKit → BlocCore,
+// WireJSON. A feature knows nothing of sockets or framing: FeatureKit depends on WireJSON (the
+// JSON values, cursor and writer) only; Wire (framing, messages, the client) builds on WireJSON
+// and re-exports it. Both are Foundation-free.
 import PackageDescription
 
 let package = Package(
@@ -30,8 +32,9 @@ let package = Package(
       name: "BlocJournal", dependencies: ["BlocCore", "SystemCalls"], path: "Modules/Journal"),
 
     // How a feature declares its events and state once (JSON, validation, `describe`); its
-    // events are read straight from a request's bytes with Wire's JSON cursor.
-    .target(name: "FeatureKit", dependencies: ["BlocCore", "Wire"], path: "Modules/FeatureKit"),
+    // events are read straight from a request's bytes with WireJSON's cursor.
+    .target(
+      name: "FeatureKit", dependencies: ["BlocCore", "WireJSON"], path: "Modules/FeatureKit"),
     // Features: each depends on BlocCore and FeatureKit only, never on another feature.
     .target(name: "Settings", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/Settings"),
     .target(name: "Counter", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/Counter"),
@@ -39,8 +42,11 @@ let package = Package(
       name: "AppSearch", dependencies: ["BlocCore", "FeatureKit"], path: "Modules/AppSearch"),
     // new-feature: feature targets go above this line.
 
-    // Foundation-free, so `statectl` links it statically and starts fast.
-    .target(name: "Wire", dependencies: ["SystemCalls"], path: "Modules/Wire"),
+    // Foundation-free, so `statectl` links them statically and starts fast. WireJSON is the JSON
+    // alone (values, parser, cursor, writer), what features may see; Wire adds framing,
+    // messages and the socket client, and re-exports WireJSON (`import Wire` gives both).
+    .target(name: "WireJSON", path: "Modules/WireJSON"),
+    .target(name: "Wire", dependencies: ["WireJSON", "SystemCalls"], path: "Modules/Wire"),
     .target(
       name: "StateServer",
       dependencies: ["Wire", "BlocCore", "BlocJournal", "FeatureKit", "SystemCalls"],
@@ -83,7 +89,7 @@ let package = Package(
     // compile, and stay correct, with everything else.
     .target(name: "FuzzSupport", path: "Scripts/Fuzz/Support"),
     .executableTarget(
-      name: "fuzz-json", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/JSON"),
+      name: "fuzz-json", dependencies: ["FuzzSupport", "WireJSON"], path: "Scripts/Fuzz/JSON"),
     .executableTarget(
       name: "fuzz-framer", dependencies: ["FuzzSupport", "Wire"], path: "Scripts/Fuzz/Framer"),
     // stated's own server and dispatcher in the fuzzing process, for the targets that fuzz

@@ -1,4 +1,4 @@
-import Wire
+import WireJSON
 
 /// `Codable` for every ``DeclaredEvent``, from its declaration: no second description of the
 /// JSON form.

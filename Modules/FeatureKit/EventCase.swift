@@ -1,4 +1,4 @@
-import Wire
+import WireJSON
 
 /// One event of a feature, declared once: its `type`, what it does, its fields, and how to
 /// make the event from them.

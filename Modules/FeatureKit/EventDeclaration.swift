@@ -1,5 +1,5 @@
 import BlocCore
-import Wire
+import WireJSON
 
 /// Every event of a feature, declared once, in the order `describe` lists them.
 ///

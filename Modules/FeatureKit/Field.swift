@@ -1,4 +1,4 @@
-import Wire
+import WireJSON
 
 /// One field of an event, declared once: its name, JSON type, constraints, summary and an
 /// example. Decoding, validation, the `describe` schema and messages all come from it.

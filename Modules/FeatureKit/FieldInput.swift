@@ -1,4 +1,4 @@
-import Wire
+import WireJSON
 
 /// One field's value as it arrived, seen one level deep: what a feature's declaration reads.
 ///

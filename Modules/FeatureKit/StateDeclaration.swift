@@ -1,5 +1,5 @@
 import BlocCore
-import Wire
+import WireJSON
 
 /// A state's fields, declared once: its JSON form (for the wire and for storage) and
 /// `describe`'s `state_shape` both come from here.
@@ -13,7 +13,7 @@ import Wire
 /// }
 /// ```
 /// Writing a state writes every field (an optional one as `null`, or not at all with
-/// ``StateField/optional(_:_:_:type:)``), straight to bytes with Wire's ``JSONWriter``, members
+/// ``StateField/optional(_:_:_:type:)``), straight to bytes with WireJSON's ``JSONWriter``, members
 /// sorted by their UTF-8 bytes: the one text the journal stores, replies carry and watchers
 /// are pushed (`Codable` stays for other uses, with the same text). Decoding starts from
 /// `initial` and reads the fields present, so a field added later needs no migration.
@@ -201,11 +201,11 @@ extension Optional: DescribedValue where Wrapped: DescribedValue {
 protocol OptionalMarker {}
 extension Optional: OptionalMarker {}
 
-/// Wire's writer and the protocol of values that write themselves, under FeatureKit's name, so
-/// a feature's own value types conform without depending on the wire:
+/// WireJSON's writer and the protocol of values that write themselves, under FeatureKit's name,
+/// so a feature's own value types conform with `import FeatureKit` alone:
 ///
 /// ```swift
 /// extension Backend: JSONWritable {}  // an enum of strings writes its raw value
 /// ```
-public typealias JSONWritable = Wire.JSONWritable
-public typealias JSONWriter = Wire.JSONWriter
+public typealias JSONWritable = WireJSON.JSONWritable
+public typealias JSONWriter = WireJSON.JSONWriter

@@ -1,4 +1,4 @@
-// A declared state writes its JSON itself (its declaration, Wire's JSONWriter), with no
+// A declared state writes its JSON itself (its declaration, WireJSON's JSONWriter), with no
 // Encoder: its output must read back as what JSONEncoder with sorted keys writes (the text
 // states were always stored and sent in), for every feature's state; and a stored record
 // carries the same bytes as the wire.

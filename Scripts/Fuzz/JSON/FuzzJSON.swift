@@ -1,7 +1,7 @@
 import FuzzSupport
-import Wire
+import WireJSON
 
-/// Fuzzes Wire's JSON reader and writers: any bytes either fail to parse with a `JSONError`,
+/// Fuzzes WireJSON's reader and writers: any bytes either fail to parse with a `JSONError`,
 /// or parse to a value that survives a round trip. Checked for every value parsed:
 ///
 /// - its compact serialization is one line (no raw line feed), parses back to an equal value,

@@ -55,7 +55,7 @@ public struct JSONObject: Sendable {
 
   /// The values of `names` (nil where absent) and the object without them,
   /// in one pass and one allocation.
-  func extracting(_ names: [String]) -> (values: [JSON?], rest: JSONObject) {
+  package func extracting(_ names: [String]) -> (values: [JSON?], rest: JSONObject) {
     var values = [JSON?](repeating: nil, count: names.count)
     var rest: [Member] = []
     rest.reserveCapacity(entries.count)

@@ -68,7 +68,7 @@ public struct JSONCursor {
   /// The byte at `position`, or nil at the end of input.
   var peek: UInt8? { position < end ? bytes[position] : nil }
 
-  mutating func skipWhitespace() {
+  package mutating func skipWhitespace() {
     var index = position
     while index < end {
       switch bytes[index] {

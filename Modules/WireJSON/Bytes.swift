@@ -1,4 +1,5 @@
-// Byte-level helpers shared by the parser, the writer and the framer:
+// Byte-level helpers shared by the parser, the writer and the framer (those Wire uses are
+// `package`):
 //
 //     var line: [UInt8] = []
 //     line.append(literal: #"{"ok":true"#)
@@ -14,26 +15,26 @@ func hex(_ value: UInt32, digits: Int) -> String {
 /// ASCII bytes by name.
 extension UInt8 {
   static let tab = UInt8(ascii: "\t")
-  static let lineFeed = UInt8(ascii: "\n")
-  static let carriageReturn = UInt8(ascii: "\r")
+  package static let lineFeed = UInt8(ascii: "\n")
+  package static let carriageReturn = UInt8(ascii: "\r")
   static let space = UInt8(ascii: " ")
   static let quote = UInt8(ascii: "\"")
   static let backslash = UInt8(ascii: "\\")
   static let slash = UInt8(ascii: "/")
-  static let comma = UInt8(ascii: ",")
+  package static let comma = UInt8(ascii: ",")
   static let colon = UInt8(ascii: ":")
   static let minus = UInt8(ascii: "-")
   static let plus = UInt8(ascii: "+")
   static let dot = UInt8(ascii: ".")
   static let digit0 = UInt8(ascii: "0")
   static let digit9 = UInt8(ascii: "9")
-  static let openBrace = UInt8(ascii: "{")
-  static let closeBrace = UInt8(ascii: "}")
+  package static let openBrace = UInt8(ascii: "{")
+  package static let closeBrace = UInt8(ascii: "}")
   static let openBracket = UInt8(ascii: "[")
   static let closeBracket = UInt8(ascii: "]")
 
   /// Space, tab, line feed or carriage return: what JSON allows between tokens.
-  var isJSONWhitespace: Bool {
+  package var isJSONWhitespace: Bool {
     self == .space || self == .tab || self == .lineFeed || self == .carriageReturn
   }
 }
