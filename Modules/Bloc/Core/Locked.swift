@@ -21,7 +21,7 @@
 @usableFromInline package struct Locked<Value>: @unchecked Sendable {
   @usableFromInline let storage: LockedStorage<Value>
 
-  @usableFromInline package init(_ value: Value) {
+  package init(_ value: Value) {
     storage = LockedStorage.make(value)
   }
 

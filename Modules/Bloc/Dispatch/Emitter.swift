@@ -31,7 +31,7 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   /// The bloc whose state this emitter changes.
   @usableFromInline let owner: BlocBase<State>
 
-  @usableFromInline init(owner: BlocBase<State>) { self.owner = owner }
+  init(owner: BlocBase<State>) { self.owner = owner }
 
   /// The bloc's clock, to read the time. To wait, use ``sleep(for:)``.
   public var clock: any Clock<Duration> { fatalError("subclass") }

@@ -28,7 +28,7 @@ import Foundation
     @usableFromInline var waiters: [StoreWaiter] = []
     /// Every change not yet taken for a write, oldest first, when each is stored as a value of
     /// its own (``keepsEveryChange``): recorded under the bloc's lock, so in order.
-    @usableFromInline var backlog: [Recorded] = []
+    var backlog: [Recorded] = []
     /// The bloc, held while a write is staged or in flight and only then: it is told of the
     /// write's result, and a bloc dropped meanwhile still has its last change stored. (The
     /// bloc holds its persister, so holding it always would be a cycle; a weak reference would
@@ -65,11 +65,11 @@ import Foundation
   }
 
   /// A change noted for the next write, with why and when it was made.
-  @usableFromInline struct Recorded {
-    @usableFromInline let sequence: UInt64
-    @usableFromInline let state: State
-    @usableFromInline let cause: ChangeCause
-    @usableFromInline let time: Int64
+  struct Recorded {
+    let sequence: UInt64
+    let state: State
+    let cause: ChangeCause
+    let time: Int64
 
     @inlinable init(sequence: UInt64, state: State, cause: ChangeCause, time: Int64) {
       self.sequence = sequence
@@ -100,7 +100,7 @@ import Foundation
   /// Whether every change is stored as a value of its own, with its cause and time (the
   /// storage keeps history: ``ChangeHistoryStorage``), rather than only the newest state of
   /// each write.
-  @usableFromInline let keepsEveryChange: Bool
+  let keepsEveryChange: Bool
   /// How many values the storage keeps per key (0: no history).
   let historyLimit: Int
 
