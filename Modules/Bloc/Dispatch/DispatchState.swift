@@ -38,6 +38,7 @@ extension Bloc {
     /// Sequential, cancelling nothing: on a busy bloc such an event simply joins the queue.
     @usableFromInline let queuesWhenBusy: Bool
 
+    @usableFromInline
     init(body: Body, transformer: EventTransformer, cancels: Set<Event.Kind>) {
       self.body = body
       self.transformer = transformer
