@@ -37,18 +37,18 @@ enum JournalFiles {
     FileError(description: "\(what) \(path): \(String(cString: strerror(errno)))")
   }
 
-  /// Writes all of `bytes` at `offset`.
+  /// Writes all of `bytes` at `offset`. (`path` is built only for an error's message.)
   static func write(
-    _ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String
+    _ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: @autoclosure () -> String
   ) throws {
     let written = writeAll(bytes) { rest, done in
       pwrite(fd, rest.baseAddress, rest.count, off_t(offset + done))
     }
-    guard written else { throw failure("cannot write", path) }
+    guard written else { throw failure("cannot write", path()) }
   }
 
-  static func syncData(_ fd: Int32, path: String) throws {
-    guard fdatasync(fd) == 0 else { throw failure("cannot sync", path) }
+  static func syncData(_ fd: Int32, path: @autoclosure () -> String) throws {
+    guard fdatasync(fd) == 0 else { throw failure("cannot sync", path()) }
   }
 
   static func syncDirectory(_ path: String) throws {

@@ -50,7 +50,7 @@ enum JournalFormat {
   }
 
   static func appendUInt32(_ value: UInt32, to buffer: inout [UInt8]) {
-    for i in 0..<4 { buffer.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
+    withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
   }
 
   static func readUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {

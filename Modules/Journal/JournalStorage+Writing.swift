@@ -45,17 +45,19 @@ extension JournalStorage {
   /// Writes batches until none is waiting: everything appended while one is written goes
   /// into the next.
   func writeBatches() {
+    // The batch last written, emptied, handed back for the next one to fill: a batch's lists
+    // are allocated once, not per batch.
+    var written: Batch?
     while true {
       let taken = queue.withLock { batch -> Batch? in
         guard !batch.isEmpty else {
           batch.writing = false
+          if let written { batch.recycle(written) }
           return nil
         }
-        let taken = batch
-        batch = Batch(writing: true, holds: taken.holds)
-        batch.bytes.reserveCapacity(taken.bytes.count)
-        return taken
+        return batch.take(recycling: written)
       }
+      written = nil
       guard var batch = taken else { return }
       for source in batch.staged {
         guard let write = source.takeForWrite() else { continue }
@@ -67,9 +69,9 @@ extension JournalStorage {
         }
         for earlier in write.earlier { batch.add(write.key, earlier) }
         batch.add(write.key, write.data)
-        batch.completions.append(write.completion)
+        batch.writes.append(write)
       }
-      guard !batch.completions.isEmpty else { continue }
+      guard !batch.completions.isEmpty || !batch.writes.isEmpty else { continue }
       let error = writeBatch(batch)
       if error == nil {
         values.withLock { values in
@@ -78,13 +80,17 @@ extension JournalStorage {
         if limits.history > 0 { retain(batch.changes) }
       }
       for completion in batch.completions { completion(error) }
+      for write in batch.writes { write.completion(error) }
       if error == nil { compactIfDue() }
+      batch.empty()
+      written = batch
     }
   }
 
   func writeBatch(_ batch: Batch) -> (any Error)? {
     file.withLock { journal -> (any Error)? in
-      let name = path + "/" + JournalFiles.journalName(journal.generation)
+      // For error messages only: not built for a batch that is written.
+      func name() -> String { path + "/" + JournalFiles.journalName(journal.generation) }
       do {
         if journal.closed { throw JournalFiles.FileError(description: "the journal is closed") }
         try reopenIfGone(&journal)
@@ -92,15 +98,15 @@ extension JournalStorage {
         if journal.needsHeader { try writeHeader(&journal) }
         if journal.needsCut {
           guard ftruncate(journal.fd, off_t(journal.length)) == 0 else {
-            throw JournalFiles.failure("cannot cut a failed write from", name)
+            throw JournalFiles.failure("cannot cut a failed write from", name())
           }
           journal.needsCut = false
         }
         do {
           try batch.bytes.withUnsafeBytes {
-            try JournalFiles.write(journal.fd, $0, at: journal.length, path: name)
+            try JournalFiles.write(journal.fd, $0, at: journal.length, path: name())
           }
-          if syncPolicy == .always { try JournalFiles.syncData(journal.fd, path: name) }
+          if syncPolicy == .always { try JournalFiles.syncData(journal.fd, path: name()) }
         } catch {
           // Part of the batch may be in the file: it must never be read back.
           journal.needsCut = ftruncate(journal.fd, off_t(journal.length)) != 0
@@ -125,10 +131,18 @@ extension JournalStorage {
     let limit = limits.history
     retained.withLock { retained in
       for change in changes {
-        if let value = change.value {
-          retained[change.key, default: RetainedValues(limit: limit)].append(value)
-        } else {
+        guard let value = change.value else {
           retained[change.key] = nil
+          continue
+        }
+        // In place, and without `subscript(_:default:)`, whose default is a closure allocated
+        // on every call.
+        if let index = retained.index(forKey: change.key) {
+          retained.values[index].append(value)
+        } else {
+          var values = RetainedValues(limit: limit)
+          values.append(value)
+          retained[change.key] = values
         }
       }
     }

@@ -79,6 +79,9 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     var completions: [@Sendable ((any Error)?) -> Void] = []
     /// Blocs whose newest state goes into this batch, taken when it is written.
     var staged: [any StagedState] = []
+    /// Their states, taken: each `completion` is called after the `completions`. (Kept in the
+    /// struct: a closure appended to `completions` alone would be wrapped in an allocated thunk.)
+    var writes: [StagedWrite] = []
     var writing = false
     /// Open ``beginBatch()``s: while there are any, new writes wait for ``commitBatch()``.
     var holds = 0
@@ -96,6 +99,35 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       guard !writing, holds == 0 || evenIfHeld else { return false }
       writing = true
       return true
+    }
+
+    /// The work gathered so far, to be written; this batch starts empty, in the lists of
+    /// `written` (a batch written and emptied) when there is one.
+    mutating func take(recycling written: Batch?) -> Batch {
+      var next = written ?? Batch()
+      next.writing = true
+      next.holds = holds
+      swap(&self, &next)
+      return next
+    }
+
+    /// Keeps an emptied batch's lists for the next batch, if this one has none yet.
+    mutating func recycle(_ written: Batch) {
+      guard isEmpty, bytes.capacity == 0 else { return }
+      let (writing, holds) = (self.writing, self.holds)
+      self = written
+      self.writing = writing
+      self.holds = holds
+    }
+
+    /// Empties the lists, keeping their storage (unless a huge batch grew them).
+    mutating func empty() {
+      let keep = bytes.capacity <= 1 << 20
+      if keep { bytes.removeAll(keepingCapacity: true) } else { bytes = [] }
+      changes.removeAll(keepingCapacity: keep)
+      completions.removeAll(keepingCapacity: keep)
+      staged.removeAll(keepingCapacity: keep)
+      writes.removeAll(keepingCapacity: keep)
     }
   }
 
