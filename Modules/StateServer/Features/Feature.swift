@@ -240,7 +240,15 @@ final class StateCodec<S: DeclaredState>: Sendable {
   /// Keeps the bytes of `sequence`'s state as the bloc wrote them into its journal record, so
   /// the state is not written twice.
   func prime(_ sequence: UInt64, _ json: ArraySlice<UInt8>) {
-    keep(StateSnapshot(sequence: sequence, json: Array(json)))
+    latest.withLock { latest in
+      guard latest.map({ $0.sequence <= sequence }) ?? true else { return }
+      // Into the storage of the snapshot it replaces, when no reply holds that one any more:
+      // no allocation per change.
+      var bytes = latest.take()?.json ?? []
+      bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 16)
+      bytes.append(contentsOf: json)
+      latest = StateSnapshot(sequence: sequence, json: bytes)
+    }
   }
 
   /// Keeps `snapshot` unless a newer one is kept; returns it.

@@ -78,14 +78,17 @@ extension EventLoop {
         updateInterest(io)
         return
       }
-      guard let event = io.framer.next() else { break }
-      switch event {
-      case .frame(let frame):
+      // Into the loop's one frame buffer: no allocation per frame (a delegate that keeps the
+      // frame, e.g. to parse it elsewhere, leaves the next one a buffer of its own).
+      guard let found = io.framer.next(into: &frame) else { break }
+      switch found {
+      case .frame:
         if !io.deliveredInTurn {
           io.deliveredInTurn = true
           delivered.append(io)
         }
         delegate.connection(connection, didReceive: frame)
+        if frame.capacity > Self.readChunkBytes { frame = [] }
       case .oversized(let byteCount):
         delegate.connection(connection, didReceiveOversizedFrame: byteCount)
         io.readingStopped = true

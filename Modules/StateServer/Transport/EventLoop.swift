@@ -36,6 +36,8 @@ final class EventLoop {
   var nextConnectionID: UInt64 = 1
   var phase = Phase.running
   let readBuffer: UnsafeMutableRawBufferPointer
+  /// Each frame delivered, in turn (``LineFramer/next(into:)``).
+  var frame: [UInt8] = []
   /// Reused for every inbox swap to avoid allocating per turn.
   var readyScratch: [Connection] = []
   /// The connections whose frames were delivered since the last flush after a turn: their

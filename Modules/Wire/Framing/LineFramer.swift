@@ -28,6 +28,8 @@ import Glibc  // Linux only, like the daemon
 ///   line are held, whatever the peer sends. Frames found by `append` wait in a
 ///   queue until `next()` returns them.
 /// - Each byte is scanned once (with `memchr`); nothing is rescanned.
+/// - Received bytes are kept in one buffer, reused: ``next(into:)`` copies a frame into the
+///   caller's array, so a server that reuses that array allocates nothing per frame.
 public struct LineFramer: Sendable {
   /// One result of framing.
   public enum Event: Equatable, Sendable {
@@ -37,16 +39,32 @@ public struct LineFramer: Sendable {
     case oversized(Int)
   }
 
+  /// What ``next(into:)`` found.
+  public enum Found: Equatable, Sendable {
+    /// A complete line, now the contents of the array passed.
+    case frame
+    /// A line that exceeded `maxFrameBytes`, with the byte count described above.
+    case oversized(Int)
+  }
+
   /// The longest frame accepted, in bytes (excluding the line terminator).
   public let maxFrameBytes: Int
 
-  /// The incomplete last line.
-  private var partial: [UInt8] = []
+  /// Bytes received: the frames found and not yet returned, then the incomplete last line
+  /// (`buffer[lineStart...]`). Emptied of returned frames once every frame found is returned.
+  private var buffer: [UInt8] = []
+  private var lineStart = 0
   /// Whether we are discarding the rest of an oversized line.
   private var skipping = false
-  /// Events found but not yet returned; `ready[..<readyHead]` are consumed.
-  private var ready: [Event] = []
+  /// Events found but not yet returned, frames as ranges of `buffer`;
+  /// `ready[..<readyHead]` are consumed.
+  private var ready: [Pending] = []
   private var readyHead = 0
+
+  private enum Pending {
+    case frame(Range<Int>)
+    case oversized(Int)
+  }
 
   /// Creates a framer accepting frames up to `maxFrameBytes` (at least 1).
   public init(maxFrameBytes: Int = 1 << 20) {
@@ -57,7 +75,7 @@ public struct LineFramer: Sendable {
   /// Bytes of the incomplete last line held by the framer. Frames already
   /// found but not yet returned by `next()` are not counted, nor are bytes
   /// being discarded after an oversized line.
-  public var bufferedByteCount: Int { partial.count }
+  public var bufferedByteCount: Int { buffer.count - lineStart }
 
   /// Appends bytes read from the socket.
   public mutating func append(_ bytes: UnsafeRawBufferPointer) {
@@ -82,31 +100,51 @@ public struct LineFramer: Sendable {
   /// The next complete frame (without its "\n"; a trailing "\r" is stripped
   /// too), or nil if more bytes are needed.
   public mutating func next() -> Event? {
+    var frame: [UInt8] = []
+    switch next(into: &frame) {
+    case nil: return nil
+    case .frame: return .frame(frame)
+    case .oversized(let count): return .oversized(count)
+    }
+  }
+
+  /// ``next()``, a frame's bytes replacing the contents of `frame`, whose storage is reused
+  /// when nothing else holds it: no allocation per frame once it is large enough.
+  public mutating func next(into frame: inout [UInt8]) -> Found? {
     guard readyHead < ready.count else { return nil }
-    let event = ready[readyHead]
-    ready[readyHead] = .oversized(0)  // release the frame's storage
+    let found: Found
+    switch ready[readyHead] {
+    case .frame(let range):
+      frame.removeAll(keepingCapacity: true)
+      frame.append(contentsOf: buffer[range])
+      found = .frame
+    case .oversized(let count):
+      found = .oversized(count)
+    }
     readyHead += 1
     if readyHead == ready.count {
+      // Every frame returned: only the incomplete line stays, moved to the front.
       ready.removeAll(keepingCapacity: true)
       readyHead = 0
+      dropReturnedFrames()
     } else if readyHead >= 64 && readyHead * 2 >= ready.count {
       ready.removeFirst(readyHead)
       readyHead = 0
     }
-    return event
+    return found
   }
 
   /// Takes bytes that contain no newline.
   private mutating func absorbIncomplete(_ bytes: UnsafeRawBufferPointer) {
     if skipping { return }
-    let total = partial.count + bytes.count
+    let total = bufferedByteCount + bytes.count
     // A line of maxFrameBytes may still be followed by "\r\n", hence the + 1.
     if total > maxFrameBytes + 1 {
       ready.append(.oversized(total))
-      resetPartial()
+      dropLine()
       skipping = true
     } else {
-      partial.append(contentsOf: bytes)
+      buffer.append(contentsOf: bytes)
     }
   }
 
@@ -116,38 +154,53 @@ public struct LineFramer: Sendable {
       skipping = false
       return
     }
-    let lastByte = tail.isEmpty ? partial.last : tail.last
-    let length = partial.count + tail.count - (lastByte == .carriageReturn ? 1 : 0)
+    let held = bufferedByteCount
+    let lastByte = tail.last ?? (held > 0 ? buffer.last : nil)
+    let length = held + tail.count - (lastByte == .carriageReturn ? 1 : 0)
     // Too long before blank: a long line is refused however it arrives, since a framer fed in
     // small reads refuses it before its end (and so its blankness) is known.
     if length > maxFrameBytes {
       ready.append(.oversized(length))
-      resetPartial()
-    } else if length == 0 || Self.isBlank(partial, tail) {
-      resetPartial()
-    } else if partial.isEmpty {
-      ready.append(.frame(Array(UnsafeRawBufferPointer(rebasing: tail[..<length]))))
+      dropLine()
+    } else if length == 0 || isBlank(tail) {
+      dropLine()
     } else {
-      var frame = partial
-      partial = []
-      frame.reserveCapacity(length + 1)
-      frame.append(contentsOf: tail)
-      frame.removeLast(frame.count - length)
-      ready.append(.frame(frame))
+      buffer.append(contentsOf: tail)
+      ready.append(.frame(lineStart..<(lineStart + length)))
+      lineStart = buffer.count
     }
   }
 
-  /// Whether the line `partial + tail` holds only JSON whitespace. Usually decided by its
-  /// first byte; a line of whitespace is scanned once.
-  private static func isBlank(_ partial: [UInt8], _ tail: UnsafeRawBufferPointer) -> Bool {
-    partial.allSatisfy(\.isJSONWhitespace) && tail.allSatisfy(\.isJSONWhitespace)
+  /// Whether the line `buffer[lineStart...] + tail` holds only JSON whitespace. Usually
+  /// decided by its first byte; a line of whitespace is scanned once.
+  private func isBlank(_ tail: UnsafeRawBufferPointer) -> Bool {
+    buffer[lineStart...].allSatisfy(\.isJSONWhitespace) && tail.allSatisfy(\.isJSONWhitespace)
   }
 
-  private mutating func resetPartial() {
-    if partial.capacity > 1 << 16 {
-      partial = []
-    } else {
-      partial.removeAll(keepingCapacity: true)
+  /// Forgets the incomplete line.
+  private mutating func dropLine() {
+    buffer.removeLast(buffer.count - lineStart)
+    if buffer.isEmpty { shrinkIfLarge() }
+  }
+
+  /// Drops the bytes of the frames returned (all of them): the incomplete line moves to the
+  /// front.
+  private mutating func dropReturnedFrames() {
+    guard lineStart > 0 else { return }
+    let held = buffer.count - lineStart
+    if held > 0 {
+      buffer.withUnsafeMutableBufferPointer { bytes in
+        let base = bytes.baseAddress!
+        base.update(from: base + lineStart, count: held)
+      }
     }
+    buffer.removeLast(lineStart)
+    lineStart = 0
+    if buffer.isEmpty { shrinkIfLarge() }
+  }
+
+  /// A buffer that held a huge line is not kept.
+  private mutating func shrinkIfLarge() {
+    if buffer.capacity > 1 << 16 { buffer = [] }
   }
 }
