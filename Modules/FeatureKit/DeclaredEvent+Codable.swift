@@ -27,52 +27,34 @@ extension DeclaredEvent {
   }
 
   public func encode(to encoder: any Encoder) throws {
-    guard let (eventCase, values) = Self.payload(of: self) else {
+    let declaration = Self.declaration
+    guard let index = declaration.caseIndex(of: self) else {
       throw EncodingError.invalidValue(
         self,
         .init(
           codingPath: encoder.codingPath,
-          debugDescription: "no declared event is named like the case '\(Self.caseName(self))'"))
+          debugDescription:
+            "no declared event is named like the case '\(EventDeclaration.caseName(self))'"))
     }
     var object = encoder.container(keyedBy: FieldKey.self)
-    try object.encode(eventCase.type, forKey: .type)
-    for (field, (shape, value)) in zip(eventCase.writers, zip(eventCase.fields, values)) {
-      guard let encodable = field.encodable(value) else { continue }
-      try object.encode(encodable, forKey: FieldKey(shape.name))
+    do {
+      try declaration.cases[index].encode(self, to: &object)
+    } catch let mismatch as PayloadMismatch {
+      throw EncodingError.invalidValue(
+        self, .init(codingPath: encoder.codingPath, debugDescription: mismatch.description))
     }
   }
 
   /// Writes the event as a client sends it, members sorted: `{"type":"set","value":5}`; what
-  /// `monitor` shows and the journal stores with each change.
+  /// `monitor` shows and the journal stores with each change. An event without fields is
+  /// bytes written once; see ``EventDeclaration``'s `write`.
   public func write(to json: inout JSONWriter) throws {
-    guard let (eventCase, values) = Self.payload(of: self) else {
-      throw JSONWriter.Unwritable(type: "\(Self.self).\(Self.caseName(self))")
-    }
-    try eventCase.write(values, to: &json)
+    try Self.declaration.write(self, to: &json)
   }
 
   /// What a persisted bloc stores with a change the event made: the same bytes.
   public func writeJSON(into bytes: inout [UInt8]) throws {
     try JSONWriter.appending(to: &bytes) { json in try write(to: &json) }
-  }
-
-  private static func caseName(_ event: Self) -> String {
-    Mirror(reflecting: event).children.first?.label ?? String(describing: event)
-  }
-
-  /// The declared case of `event` (by the enum case's name) and its payload's values, in
-  /// declaration order; nil when no declared event is named like the case.
-  private static func payload(of event: Self) -> (EventCase<Self>, [Any])? {
-    let payload = Mirror(reflecting: event).children.first
-    let type = payload?.label ?? String(describing: event)
-    guard let eventCase = declaration.eventCase(type) else { return nil }
-    let values: [Any]
-    switch eventCase.fields.count {
-    case 0: values = []
-    case 1: values = payload.map { [$0.value] } ?? []
-    default: values = payload.map { Mirror(reflecting: $0.value).children.map(\.value) } ?? []
-    }
-    return (eventCase, values)
   }
 }
 

@@ -23,17 +23,15 @@ public struct EventCase<Event: Sendable>: Sendable {
   /// Makes the event from its fields, each looked up by name (nil when absent).
   @usableFromInline let build:
     @Sendable ((String) -> FieldInput?, _ example: String) throws(EventRefusal) -> Event
-  /// How each field's value is written, in declaration order.
-  let writers: [FieldWriter]
-  /// The order members are written in: by name, byte by byte; nil stands for `type`.
-  private let writeOrder: [Int?]
-  /// `"type":"…"` and each field's `"name":`, written once.
-  private let typeMember: [UInt8]
-  private let keys: [[UInt8]]
+  /// The event's JSON object less its fields' values, written once.
+  let object: EventObject
+  /// How the fields' values are read back from an event of this type (the payload its `make`
+  /// was given) and written; nil when the event has no fields.
+  let values: FieldValues<Event>?
 
   init(
     _ type: String, _ summary: String, fields: [FieldShape], example: String?,
-    writers: [FieldWriter],
+    values: FieldValues<Event>?,
     build: @escaping @Sendable ((String) -> FieldInput?, String) throws(EventRefusal) -> Event
   ) {
     precondition(fields.count <= FoundFields.capacity, "an event has at most 3 fields")
@@ -41,43 +39,23 @@ public struct EventCase<Event: Sendable>: Sendable {
     self.summary = summary
     self.fields = fields
     self.example = example ?? Self.composeExample(type, fields)
-    self.writers = writers
+    self.object = EventObject(type, fields)
+    self.values = values
     self.build = build
-    var member = JSONWriter()
-    member.key("type")
-    member.string(type)
-    typeMember = member.bytes
-    keys = fields.map { field in
-      var key = JSONWriter()
-      key.key(field.name)
-      return key.bytes
-    }
-    let names = [("type", nil)] + fields.enumerated().map { ($0.element.name, Optional($0.offset)) }
-    writeOrder = names.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map(\.1)
   }
 
-  /// Writes the event of this type whose field values are `values` (in declaration order), as
-  /// a client sends it, members sorted: `{"type":"set","value":5}`. An optional field's nil
-  /// is left out.
-  func write(_ values: [Any], to json: inout JSONWriter) throws {
-    json.byte(UInt8(ascii: "{"))
-    var first = true
-    for index in writeOrder {
-      let start = json.bytes.count
-      if !first { json.byte(UInt8(ascii: ",")) }
-      guard let index else {
-        json.raw(typeMember)
-        first = false
-        continue
-      }
-      json.raw(keys[index])
-      if index < values.count, try writers[index].json(values[index], &json) {
-        first = false
-      } else {
-        json.bytes.removeSubrange(start...)
-      }
-    }
-    json.byte(UInt8(ascii: "}"))
+  /// Writes `event`, an event of this type, as a client sends it, members sorted:
+  /// `{"type":"set","value":5}`; an optional field's nil is left out. An event without fields
+  /// is its bytes written once, whatever its case carries.
+  func write(_ event: Event, to json: inout JSONWriter) throws {
+    guard let values else { return json.raw(object.bare) }
+    try values.write(event, object, &json)
+  }
+
+  /// Encodes `event`, an event of this type: its `type` and its fields.
+  func encode(_ event: Event, to object: inout KeyedEncodingContainer<FieldKey>) throws {
+    try object.encode(type, forKey: .type)
+    try values?.encode(event, fields, &object)
   }
 
   /// Reads the members of the event object at `event` in one pass (``locate(_:)``), then
@@ -147,7 +125,7 @@ extension EventCase {
   public static func event(
     _ type: String, _ summary: String, _ make: @escaping @Sendable () -> Event
   ) -> EventCase {
-    EventCase(type, summary, fields: [], example: nil, writers: []) { _, _ in make() }
+    EventCase(type, summary, fields: [], example: nil, values: nil) { _, _ in make() }
   }
 
   /// An event with one field.
@@ -155,8 +133,12 @@ extension EventCase {
     _ type: String, _ summary: String, _ a: Field<A>, example: String? = nil,
     _ make: @escaping @Sendable (A) throws(EventRefusal) -> Event
   ) -> EventCase {
-    EventCase(type, summary, fields: [a.shape], example: example, writers: [writer(a)]) {
-      lookup, example throws(EventRefusal) in
+    EventCase(
+      type, summary, fields: [a.shape], example: example,
+      values: FieldValues(
+        type, A.self, write: { value, _, json in try a.write(value, ifPresentTo: &json) },
+        encodable: { value, _ in a.encodable(value) })
+    ) { lookup, example throws(EventRefusal) in
       try make(a.value(in: lookup, example: example))
     }
   }
@@ -168,7 +150,15 @@ extension EventCase {
   ) -> EventCase {
     EventCase(
       type, summary, fields: [a.shape, b.shape], example: example,
-      writers: [writer(a), writer(b)]
+      values: FieldValues(
+        type, (A, B).self,
+        write: { values, index, json in
+          index == 0
+            ? try a.write(values.0, ifPresentTo: &json) : try b.write(values.1, ifPresentTo: &json)
+        },
+        encodable: { values, index in
+          index == 0 ? a.encodable(values.0) : b.encodable(values.1)
+        })
     ) { lookup, example throws(EventRefusal) in
       try make(a.value(in: lookup, example: example), b.value(in: lookup, example: example))
     }
@@ -181,40 +171,28 @@ extension EventCase {
   ) -> EventCase {
     EventCase(
       type, summary, fields: [a.shape, b.shape, c.shape], example: example,
-      writers: [writer(a), writer(b), writer(c)]
+      values: FieldValues(
+        type, (A, B, C).self,
+        write: { values, index, json in
+          switch index {
+          case 0: try a.write(values.0, ifPresentTo: &json)
+          case 1: try b.write(values.1, ifPresentTo: &json)
+          default: try c.write(values.2, ifPresentTo: &json)
+          }
+        },
+        encodable: { values, index in
+          switch index {
+          case 0: a.encodable(values.0)
+          case 1: b.encodable(values.1)
+          default: c.encodable(values.2)
+          }
+        })
     ) { lookup, example throws(EventRefusal) in
       try make(
         a.value(in: lookup, example: example), b.value(in: lookup, example: example),
         c.value(in: lookup, example: example))
     }
   }
-
-  /// Writes a field's value; an optional field's nil is left out, as if absent.
-  private static func writer<V>(_ field: Field<V>) -> FieldWriter {
-    let write = field.write
-    return FieldWriter(
-      encodable: { value in
-        guard let value = value as? V, !isNil(value) else { return nil }
-        return value
-      },
-      json: { value, json in
-        guard let value = value as? V, !isNil(value) else { return false }
-        try write(value, &json)
-        return true
-      })
-  }
-
-  private static func isNil(_ value: Any) -> Bool {
-    let mirror = Mirror(reflecting: value)
-    return mirror.displayStyle == .optional && mirror.children.isEmpty
-  }
-}
-
-/// How one field of an event is written: for `Codable` (an `Encodable` value, nil when left
-/// out) and as JSON (false when left out).
-struct FieldWriter: Sendable {
-  let encodable: @Sendable (Any) -> (any Encodable)?
-  let json: @Sendable (Any, inout JSONWriter) throws -> Bool
 }
 
 /// Where an event's fields are in the bytes, by declaration order: an event has at most three

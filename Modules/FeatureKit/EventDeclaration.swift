@@ -15,25 +15,62 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// The feature's name, for messages.
   public let feature: String
   public let cases: [EventCase<Event>]
+  /// The `type` names, in declaration order.
+  public let types: [String]
   let byType: [String: Int]
+  /// The index in `cases` of the declared event of each case of the enum, by the case's tag
+  /// (``EnumTag``), -1 for a case without one; nil when tags cannot be read (not an enum, or
+  /// built without reflection metadata), and then an event's case is found by its name.
+  let byTag: [Int]?
 
   public init(feature: String, _ cases: EventCase<Event>...) {
     self.feature = feature
     self.cases = cases
+    types = cases.map(\.type)
     var byType: [String: Int] = [:]
     for (index, item) in cases.enumerated() {
       precondition(byType[item.type] == nil, "\(feature): event '\(item.type)' is declared twice")
       byType[item.type] = index
     }
     self.byType = byType
+    if EnumTag.isReadable(Event.self), let names = EnumCases.names(of: Event.self) {
+      byTag = names.map { byType[$0] ?? -1 }
+    } else {
+      byTag = nil
+    }
   }
-
-  /// The `type` names, in declaration order.
-  public var types: [String] { cases.map(\.type) }
 
   /// The declared event named `type`, or nil.
   public func eventCase(_ type: String) -> EventCase<Event>? {
     byType[type].map { cases[$0] }
+  }
+
+  /// Writes `event` as a client sends it, members sorted: `{"type":"set","value":5}`. Its
+  /// declared event is found by its case's tag, without allocating (`byName`: by its case's
+  /// name, with `Mirror`, as when tags cannot be read); an event without fields is then bytes
+  /// written once, and one with fields reads them back from its case's payload.
+  func write(_ event: Event, to json: inout JSONWriter, byName: Bool = false) throws {
+    guard let index = byName || byTag == nil ? caseIndex(named: event) : caseIndex(of: event)
+    else { throw JSONWriter.Unwritable(type: "\(Event.self).\(Self.caseName(event))") }
+    try cases[index].write(event, to: &json)
+  }
+
+  /// The index in `cases` of `event`'s declared event, by its case's tag; nil when its case
+  /// has none.
+  func caseIndex(of event: Event) -> Int? {
+    guard let byTag else { return caseIndex(named: event) }
+    let tag = EnumTag.of(event)
+    guard tag < byTag.count, byTag[tag] >= 0 else { return nil }
+    return byTag[tag]
+  }
+
+  /// The index in `cases` of `event`'s declared event, by its case's name (`Mirror`).
+  func caseIndex(named event: Event) -> Int? {
+    byType[Self.caseName(event)]
+  }
+
+  static func caseName(_ event: Event) -> String {
+    Mirror(reflecting: event).children.first?.label ?? String(describing: event)
   }
 
   /// The event `{"type": …, …fields}` at `event` (an object, in a checked document), read
@@ -63,13 +100,14 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     guard let type = event.member("type") else {
       throw EventRefusal(.missingField, "missing field 'event.type' (one of: \(typeList))")
     }
-    guard let name = type.string else {
+    guard type.isString else {
       throw EventRefusal(
         .invalidField,
         "field 'event.type' must be a string (one of: \(typeList)), got \(type.typeName)")
     }
-    guard let index = byType[name] else { throw unknownEvent(name) }
-    return index
+    // Compared byte by byte with each declared name: no `String` made for a known type.
+    for index in types.indices where type.isString(types[index]) { return index }
+    throw unknownEvent(type.string ?? "")
   }
 
   /// The event `type` with the members `names` (other than `type`), each read by `lookup`:

@@ -26,6 +26,10 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
     try writable.write(to: &json)
   }
 
+  /// Whether a value is nil, for a field of an `Optional` type (nil otherwise): the event's
+  /// JSON leaves such a field out.
+  let isNone: (@Sendable (Value) -> Bool)?
+
   public var name: String { shape.name }
 
   /// A field read by `read`. Use it for a type the other constructors do not cover; throw
@@ -42,6 +46,31 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
     self.read = read
     self.absent = absent
     self.readsNull = readsNull
+    if let optional = Value.self as? any OptionalValue.Type {
+      isNone = Self.noneTest(optional)
+    } else {
+      isNone = nil
+    }
+  }
+
+  private static func noneTest<Wrapper: OptionalValue>(
+    _: Wrapper.Type
+  ) -> @Sendable (Value) -> Bool {
+    { value in withUnsafePointer(to: value) { Wrapper.isNone(at: UnsafeRawPointer($0)) } }
+  }
+
+  /// Writes `value` as the event's JSON carries it; false, writing nothing, for an optional
+  /// field's nil, which is left out as if absent.
+  func write(_ value: Value, ifPresentTo json: inout JSONWriter) throws -> Bool {
+    if let isNone, isNone(value) { return false }
+    try write(value, &json)
+    return true
+  }
+
+  /// `value` for an `Encoder`; nil for an optional field's nil, left out as if absent.
+  func encodable(_ value: Value) -> (any Encodable)? {
+    if let isNone, isNone(value) { return nil }
+    return value
   }
 
   /// Reads the field from an event's fields (`lookup` finds one by name): missing, null,
@@ -192,5 +221,18 @@ extension FieldInput {
     if let maximum, value > maximum { throw .mismatch(path, type, input) }
     guard let exact = Int(exactly: value) else { throw .mismatch(path, type, input) }
     return exact
+  }
+}
+
+/// An `Optional`, whatever it wraps: lets a field of an optional type tell its nil without
+/// `Mirror` or a cast.
+protocol OptionalValue {
+  /// Whether the value at `address`, one of this type, is nil.
+  static func isNone(at address: UnsafeRawPointer) -> Bool
+}
+
+extension Optional: OptionalValue {
+  static func isNone(at address: UnsafeRawPointer) -> Bool {
+    address.assumingMemoryBound(to: Self.self).pointee == nil
   }
 }

@@ -32,6 +32,18 @@ extension JSONCursor {
   /// Whether the value at the cursor is `null`.
   public var isNull: Bool { peek == UInt8(ascii: "n") }
 
+  /// Whether the value at the cursor is a string.
+  public var isString: Bool { peek == .quote }
+
+  /// Whether the value at the cursor is the string `text` (escapes decoded, so `"ty\u0070e"`
+  /// is `type`), compared byte by byte without making a `String` when it has no escapes.
+  public func isString(_ text: String) -> Bool {
+    guard peek == .quote else { return false }
+    var walker = self
+    let escaped = walker.skipCheckedString()
+    return matches(RawString(quote: position, close: walker.position - 1, escaped: escaped), text)
+  }
+
   /// The string at the cursor, or nil for another type.
   public var string: String? {
     guard peek == .quote else { return nil }

@@ -1,0 +1,47 @@
+/// Which case an enum value is, read the way a `switch` over a type it does not know reads it:
+/// with the enum's `getEnumTag` value witness, a function the compiler emits for every enum.
+/// No `Mirror`, no string, no allocation: what lets a declared event find its declared case on
+/// every change the journal stores.
+///
+/// ```swift
+/// EnumTag.isReadable(CounterEvent.self)   // true
+/// EnumTag.of(CounterEvent.set(5))          // 0: payload cases first, as EnumCases lists them
+/// EnumTag.of(CounterEvent.increment)       // 1
+/// ```
+/// The tag indexes the names ``EnumCases/names(of:)`` reads: the runtime names a case the same
+/// way (`Mirror` and `String(describing:)` call `getEnumTag`, then read that field record).
+/// Reads the layout the Swift ABI fixes (include/swift/ABI/ValueWitness.def, Metadata.h): the
+/// value witness table's address is the word before the metadata; in it, 8 function pointers,
+/// size, stride, flags (32 bits) and the extra inhabitant count (32 bits), then `getEnumTag`
+/// when the flags say the table has the enum witnesses. The witness is `swiftcall`, which for
+/// two pointers in and a 32-bit integer out passes them as the C convention does (the Swift
+/// runtime's own Reflection module calls it as `@convention(c)`).
+enum EnumTag {
+  /// `getEnumTag(value, metadata)`.
+  private typealias GetEnumTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
+
+  /// Whether `type` is an enum (not `Optional`) whose value witnesses include `getEnumTag`.
+  static func isReadable(_ type: Any.Type) -> Bool {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    guard metadata.load(as: UInt.self) == 0x201 else { return false }  // MetadataKind::Enum
+    let flags = witnesses(metadata).load(fromByteOffset: flagsOffset, as: UInt32.self)
+    return flags & 0x0020_0000 != 0  // ValueWitnessFlags::HasEnumWitnesses
+  }
+
+  /// The tag of `value`'s case: its index among the cases, those with a payload first. Only
+  /// for a type ``isReadable(_:)`` accepts.
+  static func of<Value>(_ value: Value) -> Int {
+    let metadata = unsafeBitCast(Value.self, to: UnsafeRawPointer.self)
+    let getEnumTag = unsafeBitCast(
+      witnesses(metadata).load(fromByteOffset: flagsOffset + 8, as: UnsafeRawPointer.self),
+      to: GetEnumTag.self)
+    return withUnsafePointer(to: value) { Int(getEnumTag(UnsafeRawPointer($0), metadata)) }
+  }
+
+  /// After the 8 function pointers, the size and the stride.
+  private static var flagsOffset: Int { 10 * MemoryLayout<Int>.size }
+
+  private static func witnesses(_ metadata: UnsafeRawPointer) -> UnsafeRawPointer {
+    metadata.load(fromByteOffset: -MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+  }
+}

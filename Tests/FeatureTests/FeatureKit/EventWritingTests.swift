@@ -1,0 +1,164 @@
+import AppSearch
+import BlocCore
+import Counter
+import Foundation
+import Settings
+import Testing
+import Wire
+
+@testable import FeatureKit
+
+/// How a declared event is written (what the journal stores with each change and `monitor`
+/// shows): its declared event found by its case's tag, no `Mirror`, and the same bytes as by
+/// the case's name (`Mirror`, the way used when tags cannot be read) and as `JSONEncoder`.
+@Suite struct EventWritingTests {
+  /// Every declared event of the features, as a client sends it: members sorted, compact.
+  static let counterEvents = [
+    #"{"type":"increment"}"#, #"{"type":"decrement"}"#, #"{"type":"reset"}"#,
+    #"{"type":"set","value":5}"#, #"{"type":"set","value":-9223372036854775808}"#,
+  ]
+  static let settingsEvents = [
+    #"{"key":"searchLimit","type":"set","value":50}"#,
+    #"{"key":"searchBackend","type":"set","value":"itunes"}"#,
+    #"{"key":"searchCountry","type":"set","value":"d\"e\\"}"#,
+    #"{"key":"counterMinimum","type":"set","value":null}"#,
+    #"{"key":"counterStep","type":"reset"}"#, #"{"type":"resetAll"}"#,
+  ]
+  static let searchEvents = [
+    #"{"term":"maps","type":"search"}"#, #"{"term":"","type":"search"}"#,
+    #"{"id":42,"type":"toggleMark"}"#, #"{"type":"clear"}"#, #"{"type":"clearMarks"}"#,
+  ]
+
+  @Test(arguments: counterEvents) func counterEventsWriteBackTheirBytes(text: String) throws {
+    try expectWrittenBack(text, as: CounterEvent.self)
+  }
+
+  @Test(arguments: settingsEvents) func settingsEventsWriteBackTheirBytes(text: String) throws {
+    try expectWrittenBack(text, as: SettingsEvent.self)
+  }
+
+  @Test(arguments: searchEvents) func searchEventsWriteBackTheirBytes(text: String) throws {
+    try expectWrittenBack(text, as: AppSearchEvent.self)
+  }
+
+  @Test func everyDeclaredEventIsCoveredAndItsTagNamesItsCase() throws {
+    try expectCovered(CounterEvent.self, Self.counterEvents)
+    try expectCovered(SettingsEvent.self, Self.settingsEvents)
+    try expectCovered(AppSearchEvent.self, Self.searchEvents)
+  }
+
+  @Test func aCaseTheTagsCannotReadIsFoundByName() throws {
+    // Not an enum: no tags, so its case is looked up by name as before (and, having none
+    // declared, it cannot be written).
+    #expect(!EnumTag.isReadable(Loose.self))
+    #expect(Loose.declaration.byTag == nil)
+    var json = JSONWriter()
+    #expect(throws: JSONWriter.Unwritable.self) { try Loose(type: "one").write(to: &json) }
+    #expect(!EnumTag.isReadable(Int.self))
+    #expect(!EnumTag.isReadable(CounterEvent?.self))
+  }
+
+  @Test func payloadsDeclaredOtherwiseButCastableAreWritten() throws {
+    #expect(
+      try written(Skewed.pair(label: "a", count: 2)) == #"{"count":2,"label":"a","type":"pair"}"#)
+    #expect(try written(Skewed.widened(3)) == #"{"by":3,"type":"widened"}"#)
+    #expect(try written(Skewed.plain(7)) == #"{"type":"plain"}"#)
+    #expect(
+      try json(Skewed.pair(label: "a", count: 2)) == #"{"count":2,"label":"a","type":"pair"}"#)
+  }
+
+  @Test func aPayloadThatIsNotTheDeclaredFieldsIsRefusedClearly() throws {
+    let message =
+      "the event 'set' of Skewed carries Int, not its declared fields' values (String): "
+      + "declare the fields its case carries, in their order"
+    for byName in [false, true] {
+      var json = JSONWriter()
+      #expect {
+        try Skewed.declaration.write(.set(1), to: &json, byName: byName)
+      } throws: { error in
+        "\(error)" == message
+      }
+    }
+    #expect {
+      try json(Skewed.set(1))
+    } throws: { error in
+      guard case .invalidValue(_, let context) = error as? EncodingError else { return false }
+      return context.debugDescription == message
+    }
+    // Its bytes are left as they were: the journal stores the change without its event.
+    var bytes = Array("x".utf8)
+    #expect(throws: PayloadMismatch.self) { try Skewed.set(1).writeJSON(into: &bytes) }
+    #expect(try written(Skewed.missing) == nil)
+  }
+
+  /// Decodes `text` as the daemon does, then writes it by tag, by name and with
+  /// `JSONEncoder`: the same bytes each time.
+  func expectWrittenBack<Event: DeclaredEvent>(
+    _ text: String, as _: Event.Type, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let event = try Array(text.utf8).withUnsafeBytes { bytes in
+      var cursor = JSONCursor(bytes)
+      try cursor.readDocument()
+      return try Event.declaration.decode(cursor)
+    }
+    #expect(Event.declaration.byTag != nil, sourceLocation: sourceLocation)
+    #expect(
+      Event.declaration.caseIndex(of: event) == Event.declaration.caseIndex(named: event),
+      sourceLocation: sourceLocation)
+    for byName in [false, true] {
+      var json = JSONWriter()
+      try Event.declaration.write(event, to: &json, byName: byName)
+      #expect(String(decoding: json.bytes, as: UTF8.self) == text, sourceLocation: sourceLocation)
+    }
+    var stored = Array("prefix".utf8)
+    try event.writeJSON(into: &stored)
+    #expect(String(decoding: stored, as: UTF8.self) == "prefix" + text)
+    #expect(try json(event) == text, sourceLocation: sourceLocation)
+  }
+
+  /// Each declared event has an example in `texts`.
+  func expectCovered<Event: DeclaredEvent>(_: Event.Type, _ texts: [String]) throws {
+    let types = try Set(texts.map { text in try decode(TypeOnly.self, text).type })
+    #expect(types == Set(Event.declaration.types))
+  }
+
+  /// The bytes `write(to:)` writes, or nil when it throws.
+  func written<Event: DeclaredEvent>(_ event: Event) throws -> String? {
+    var json = JSONWriter()
+    guard (try? event.write(to: &json)) != nil else { return nil }
+    return String(decoding: json.bytes, as: UTF8.self)
+  }
+
+  struct TypeOnly: Decodable { let type: String }
+}
+
+/// An enum whose cases carry other values than their declared fields: a labelled tuple, a
+/// value declared optional, a payload a field-less event ignores, a value of another type, a
+/// case with no declared event.
+enum Skewed: DeclaredEvent, Hashable {
+  case set(Int)
+  case pair(label: String, count: Int)
+  case widened(Int)
+  case plain(Int)
+  case missing
+
+  static let declaration = EventDeclaration<Skewed>(
+    feature: "skewed",
+    .event("set", "Sets.", .string("value", "A text.", example: "a")) { _ in .set(1) },
+    .event(
+      "pair", "Pairs.", .string("label", "A label.", example: "a"),
+      .integer("count", "A count.", example: 1)
+    ) { label, count in .pair(label: label, count: count) },
+    .event("widened", "Widens.", .optional(.integer("by", "By.", example: 1))) { by in
+      .widened(by ?? 0)
+    },
+    .event("plain", "Plain.") { .plain(0) })
+}
+
+/// A declared event that is not an enum: its case is found by name (`Mirror`).
+struct Loose: DeclaredEvent, Hashable {
+  var type: String
+
+  static let declaration = EventDeclaration<Loose>(
+    feature: "loose", .event("one", "One.") { Loose(type: "one") })
+}
