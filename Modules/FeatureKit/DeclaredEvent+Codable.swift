@@ -46,15 +46,21 @@ extension DeclaredEvent {
   }
 
   /// Writes the event as a client sends it, members sorted: `{"type":"set","value":5}`; what
-  /// `monitor` shows and the journal stores with each change. An event without fields is
-  /// bytes written once; see ``EventDeclaration``'s `write`.
+  /// `monitor` shows and the journal stores with each change (``EventDeclaration/write(_:to:)``).
+  /// Inlinable, so that each event type's conformance is specialised and copies its
+  /// declaration without looking up generic metadata at run time.
+  @inlinable
   public func write(to json: inout JSONWriter) throws {
     try Self.declaration.write(self, to: &json)
   }
 
-  /// What a persisted bloc stores with a change the event made: the same bytes.
+  /// What a persisted bloc stores with a change the event made: the same bytes, appended.
+  @inlinable
   public func writeJSON(into bytes: inout [UInt8]) throws {
-    try JSONWriter.appending(to: &bytes) { json in try write(to: &json) }
+    var json = JSONWriter(capacity: 0)
+    swap(&json.bytes, &bytes)
+    defer { swap(&json.bytes, &bytes) }
+    try Self.declaration.write(self, to: &json)
   }
 }
 

@@ -18,10 +18,11 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// The `type` names, in declaration order.
   public let types: [String]
   let byType: [String: Int]
-  /// The index in `cases` of the declared event of each case of the enum, by the case's tag
-  /// (``EnumTag``), -1 for a case without one; nil when tags cannot be read (not an enum, or
-  /// built without reflection metadata), and then an event's case is found by its name.
-  let byTag: [Int]?
+  /// The declared event of each case of the enum, by the case's tag (``EnumTag``); nil when
+  /// tags cannot be read (not an enum, or built without reflection metadata), and then an
+  /// event's case is found by its name. Of types that do not depend on `Event`, so that the
+  /// common path runs no generic code.
+  let byTag: [TaggedCase]?
 
   public init(feature: String, _ cases: EventCase<Event>...) {
     self.feature = feature
@@ -34,7 +35,11 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     }
     self.byType = byType
     if EnumTag.isReadable(Event.self), let names = EnumCases.names(of: Event.self) {
-      byTag = names.map { byType[$0] ?? -1 }
+      byTag = names.map { name in
+        guard let index = byType[name] else { return TaggedCase(index: -1, bare: nil) }
+        return TaggedCase(
+          index: index, bare: cases[index].values == nil ? cases[index].object.bare : nil)
+      }
     } else {
       byTag = nil
     }
@@ -46,10 +51,19 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   }
 
   /// Writes `event` as a client sends it, members sorted: `{"type":"set","value":5}`. Its
-  /// declared event is found by its case's tag, without allocating (`byName`: by its case's
-  /// name, with `Mirror`, as when tags cannot be read); an event without fields is then bytes
-  /// written once, and one with fields reads them back from its case's payload.
-  func write(_ event: Event, to json: inout JSONWriter, byName: Bool = false) throws {
+  /// declared event is found by its case's tag: an event without fields is then bytes written
+  /// once, without allocating; one with fields reads them back from its case's payload.
+  public func write(_ event: Event, to json: inout JSONWriter) throws {
+    if let byTag {
+      let tag = EnumTag.of(event)
+      if tag < byTag.count, let bare = byTag[tag].bare { return json.raw(bare) }
+    }
+    try write(event, to: &json, byName: false)
+  }
+
+  /// ``write(_:to:)``, the declared event found by the case's tag, or, when `byName` or when
+  /// tags cannot be read, by the case's name (`Mirror`).
+  func write(_ event: Event, to json: inout JSONWriter, byName: Bool) throws {
     guard let index = byName || byTag == nil ? caseIndex(named: event) : caseIndex(of: event)
     else { throw JSONWriter.Unwritable(type: "\(Event.self).\(Self.caseName(event))") }
     try cases[index].write(event, to: &json)
@@ -60,8 +74,8 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   func caseIndex(of event: Event) -> Int? {
     guard let byTag else { return caseIndex(named: event) }
     let tag = EnumTag.of(event)
-    guard tag < byTag.count, byTag[tag] >= 0 else { return nil }
-    return byTag[tag]
+    guard tag < byTag.count, byTag[tag].index >= 0 else { return nil }
+    return byTag[tag].index
   }
 
   /// The index in `cases` of `event`'s declared event, by its case's name (`Mirror`).
@@ -150,6 +164,13 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
       "feature '\(feature)' has no event '\(FieldInput.shortened(type))'; valid types: "
         + types.joined(separator: ", "))
   }
+}
+
+/// The declared event of one case of an enum: its index in `cases` (-1: none), and for an
+/// event without fields its whole JSON (`{"type":"increment"}`).
+struct TaggedCase: Sendable {
+  let index: Int
+  let bare: [UInt8]?
 }
 
 /// An event type whose JSON form, validation and schema come from one ``declaration``.

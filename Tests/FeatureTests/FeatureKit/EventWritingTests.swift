@@ -107,7 +107,11 @@ import Wire
       sourceLocation: sourceLocation)
     for byName in [false, true] {
       var json = JSONWriter()
-      try Event.declaration.write(event, to: &json, byName: byName)
+      if byName {
+        try Event.declaration.write(event, to: &json, byName: true)
+      } else {
+        try event.write(to: &json)
+      }
       #expect(String(decoding: json.bytes, as: UTF8.self) == text, sourceLocation: sourceLocation)
     }
     var stored = Array("prefix".utf8)
