@@ -13,29 +13,90 @@
 /// an enum or carries no field records (built with reflection metadata stripped).
 public enum EnumCases {
   public static func names(of type: Any.Type) -> [String]? {
-    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    // MetadataKind::Enum; Optional (0x202) is not a declared event.
-    guard metadata.load(as: UInt.self) == 0x201 else { return nil }
-    guard let descriptor = metadata.load(fromByteOffset: 8, as: UnsafeRawPointer?.self) else {
-      return nil
-    }
-    // TargetTypeContextDescriptor: flags, parent, name, access function, then the fields.
-    guard let fields = relative(descriptor, 16) else { return nil }
-    let caseCount =
-      Int(descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF)
-      + Int(descriptor.load(fromByteOffset: 24, as: UInt32.self))
-    // FieldDescriptor: mangled type name, superclass, kind, record size, count, then records
-    // of flags, mangled type name, field name.
-    let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
-    let count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
-    guard count == caseCount, recordSize >= 12 else { return nil }
+    guard let fields = FieldRecords(type) else { return nil }
     var names: [String] = []
-    for index in 0..<count {
-      let record = fields + 16 + index * recordSize
-      guard let name = relative(record, 8) else { return nil }
+    for index in 0..<fields.count {
+      guard let name = relative(fields.record(index), 8) else { return nil }
       names.append(String(cString: name.assumingMemoryBound(to: CChar.self)))
     }
     return names
+  }
+
+  /// The tag of the case `name` of the enum `type` (its index in ``names(of:)``) and the type
+  /// of the values it carries (a tuple for several), resolved from the case's mangled type name
+  /// as `Mirror` resolves it. Nil when `type` has no such case, when the case carries nothing or
+  /// is `indirect` (its payload is boxed), or when `type` is generic (its payload's type
+  /// depends on its arguments).
+  static func payload(ofCase name: String, in type: Any.Type) -> (tag: Int, type: Any.Type)? {
+    guard let fields = FieldRecords(type), !fields.isGeneric else { return nil }
+    for index in 0..<fields.count {
+      let record = fields.record(index)
+      guard let caseName = relative(record, 8),
+        String(cString: caseName.assumingMemoryBound(to: CChar.self)) == name
+      else { continue }
+      // FieldRecordFlags::IsIndirectCase
+      guard record.load(as: UInt32.self) & 1 == 0, let mangled = relative(record, 4) else {
+        return nil
+      }
+      let bytes = mangled.assumingMemoryBound(to: UInt8.self)
+      guard
+        let payload = _getTypeByMangledNameInContext(
+          bytes, UInt(mangledLength(bytes)), genericContext: fields.descriptor,
+          genericArguments: nil)
+      else { return nil }
+      return (index, payload)
+    }
+    return nil
+  }
+
+  /// The length of a mangled name: up to its terminating 0, stepping over the symbolic
+  /// references it embeds (a byte 1…0x17 and a 32-bit relative address, or 0x18…0x1F and an
+  /// absolute one), which may hold zeros.
+  private static func mangledLength(_ name: UnsafePointer<UInt8>) -> Int {
+    var length = 0
+    while name[length] != 0 {
+      switch name[length] {
+      case 0x01...0x17: length += 1 + 4
+      case 0x18...0x1F: length += 1 + MemoryLayout<Int>.size
+      default: length += 1
+      }
+    }
+    return length
+  }
+
+  /// The field records of an enum type: one per case, in tag order.
+  private struct FieldRecords {
+    let descriptor: UnsafeRawPointer
+    let first: UnsafeRawPointer
+    let recordSize: Int
+    let count: Int
+    /// Whether the type has generic parameters (TypeContextDescriptorFlags' generic bit).
+    let isGeneric: Bool
+
+    init?(_ type: Any.Type) {
+      let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+      // MetadataKind::Enum; Optional (0x202) is not a declared event.
+      guard metadata.load(as: UInt.self) == 0x201 else { return nil }
+      guard
+        let descriptor = metadata.load(
+          fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer?.self)
+      else { return nil }
+      // TargetTypeContextDescriptor: flags, parent, name, access function, then the fields.
+      guard let fields = EnumCases.relative(descriptor, 16) else { return nil }
+      let caseCount =
+        Int(descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF)
+        + Int(descriptor.load(fromByteOffset: 24, as: UInt32.self))
+      // FieldDescriptor: mangled type name, superclass, kind, record size, count, then records
+      // of flags, mangled type name, field name.
+      recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
+      count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
+      guard count == caseCount, recordSize >= 12 else { return nil }
+      self.descriptor = descriptor
+      first = fields + 16
+      isGeneric = descriptor.load(as: UInt32.self) & 0x80 != 0
+    }
+
+    func record(_ index: Int) -> UnsafeRawPointer { first + index * recordSize }
   }
 
   /// The target of the 32-bit relative pointer at `offset` in `base`, or nil when it is null.

@@ -38,6 +38,23 @@ enum EnumTag {
     return withUnsafePointer(to: value) { Int(getEnumTag(UnsafeRawPointer($0), metadata)) }
   }
 
+  /// Leaves the payload of the enum value at `address` at its start, in the payload's own
+  /// layout, clearing any tag bits stored in it (`destructiveProjectEnumData`, the witness after
+  /// `getEnumTag`): the memory then holds a value of the payload's type, no longer the enum's.
+  /// Only for a type ``isReadable(_:)`` accepts.
+  static func projectPayload<Value>(at address: UnsafeMutablePointer<Value>) {
+    let metadata = unsafeBitCast(Value.self, to: UnsafeRawPointer.self)
+    let project = unsafeBitCast(
+      witnesses(metadata).load(fromByteOffset: flagsOffset + 16, as: UnsafeRawPointer.self),
+      to: ProjectEnumData.self)
+    project(UnsafeMutableRawPointer(address), metadata)
+  }
+
+  /// `destructiveProjectEnumData(value, metadata)`.
+  private typealias ProjectEnumData =
+    @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) ->
+    Void
+
   /// After the 8 function pointers, the size and the stride.
   private static var flagsOffset: Int { 10 * MemoryLayout<Int>.size }
 

@@ -47,9 +47,9 @@ public struct EventCase<Event: Sendable>: Sendable {
   /// Writes `event`, an event of this type, as a client sends it, members sorted:
   /// `{"type":"set","value":5}`; an optional field's nil is left out. An event without fields
   /// is its bytes written once, whatever its case carries.
-  func write(_ event: Event, to json: inout JSONWriter) throws {
+  func write(_ event: Event, to json: inout JSONWriter, byName: Bool = false) throws {
     guard let values else { return json.raw(object.bare) }
-    try values.write(event, object, &json)
+    try values.write(event, object, &json, byName)
   }
 
   /// Encodes `event`, an event of this type: its `type` and its fields.

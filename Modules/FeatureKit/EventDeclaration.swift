@@ -62,11 +62,11 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   }
 
   /// ``write(_:to:)``, the declared event found by the case's tag, or, when `byName` or when
-  /// tags cannot be read, by the case's name (`Mirror`).
+  /// tags cannot be read, by the case's name and its payload read with `Mirror`.
   func write(_ event: Event, to json: inout JSONWriter, byName: Bool) throws {
     guard let index = byName || byTag == nil ? caseIndex(named: event) : caseIndex(of: event)
     else { throw JSONWriter.Unwritable(type: "\(Event.self).\(Self.caseName(event))") }
-    try cases[index].write(event, to: &json)
+    try cases[index].write(event, to: &json, byName: byName)
   }
 
   /// The index in `cases` of `event`'s declared event, by its case's tag; nil when its case

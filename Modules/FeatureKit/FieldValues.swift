@@ -5,12 +5,15 @@ import WireJSON
 /// value, or a tuple of two or three). Typed, so that each field writes its own value with no
 /// `Any` in between.
 struct FieldValues<Event: Sendable>: Sendable {
-  /// Writes `event`'s object (``EventObject``) with its fields' values.
-  let write: @Sendable (Event, EventObject, inout JSONWriter) throws -> Void
+  /// Writes `event`'s object (``EventObject``) with its fields' values; `byName`: reading them
+  /// with `Mirror` even when the payload can be read in place (``PayloadReader``).
+  let write: @Sendable (Event, EventObject, inout JSONWriter, _ byName: Bool) throws -> Void
   /// Encodes `event`'s fields (`fields`, their shapes) for an `Encoder`.
   let encode:
     @Sendable (Event, _ fields: [FieldShape], inout KeyedEncodingContainer<FieldKey>) throws ->
       Void
+  /// Whether the payload is read in place, not through `Mirror`.
+  let readsInPlace: Bool
 
   /// - Parameters:
   ///   - write: writes the value at an index of the payload; false when it is left out.
@@ -20,23 +23,55 @@ struct FieldValues<Event: Sendable>: Sendable {
     write: @escaping @Sendable (Payload, Int, inout JSONWriter) throws -> Bool,
     encodable: @escaping @Sendable (Payload, Int) -> (any Encodable)?
   ) {
-    self.write = { event, object, json in
-      let payload = try Self.payload(of: event, type, as: Payload.self)
+    let reader = PayloadReader<Event, Payload>(type)
+    readsInPlace = reader.tag != nil
+    self.write = { event, object, json, byName in
+      let payload = try reader.payload(of: event, byName: byName)
       try object.write(to: &json) { index, json in try write(payload, index, &json) }
     }
     self.encode = { event, fields, container in
-      let payload = try Self.payload(of: event, type, as: Payload.self)
+      let payload = try reader.payload(of: event, byName: false)
       for (index, field) in fields.enumerated() {
         guard let value = encodable(payload, index) else { continue }
         try container.encode(value, forKey: FieldKey(field.name))
       }
     }
   }
+}
 
-  /// The payload of `event`, an event of the type `type`, as its fields' values.
-  private static func payload<Payload>(
-    of event: Event, _ type: String, as _: Payload.Type
-  ) throws(PayloadMismatch) -> Payload {
+/// Reads the payload of an event of one declared type as its fields' values: in place, when the
+/// enum case of that name carries exactly a `Payload` (checked once, from the type's metadata),
+/// else with `Mirror` and a cast, which also accepts a labelled tuple or a value declared
+/// optional.
+struct PayloadReader<Event: Sendable, Payload>: Sendable {
+  let type: String
+  /// The tag of the case named `type` when its payload is a `Payload`; nil otherwise.
+  let tag: Int?
+
+  init(_ type: String) {
+    self.type = type
+    guard EnumTag.isReadable(Event.self),
+      let (tag, carried) = EnumCases.payload(ofCase: type, in: Event.self),
+      carried == Payload.self
+    else {
+      tag = nil
+      return
+    }
+    self.tag = tag
+  }
+
+  /// The payload of `event`, an event of the type `type`, as its fields' values; `byName`:
+  /// with `Mirror` in any case.
+  func payload(of event: Event, byName: Bool) throws(PayloadMismatch) -> Payload {
+    // The tag is checked again, so that memory is only ever read as the case it holds.
+    if !byName, let tag, EnumTag.of(event) == tag {
+      return withUnsafeTemporaryAllocation(of: Event.self, capacity: 1) { buffer in
+        let address = buffer.baseAddress!
+        address.initialize(to: event)
+        EnumTag.projectPayload(at: address)
+        return UnsafeMutableRawPointer(address).assumingMemoryBound(to: Payload.self).move()
+      }
+    }
     let carried = Mirror(reflecting: event).children.first?.value
     guard let payload = carried as? Payload else {
       throw PayloadMismatch(

@@ -47,6 +47,46 @@ import Wire
     try expectCovered(AppSearchEvent.self, Self.searchEvents)
   }
 
+  @Test func aPayloadThatIsExactlyTheFieldsIsReadInPlace() {
+    #expect(readsInPlace(CounterEvent.self, "set") == true)
+    #expect(readsInPlace(AppSearchEvent.self, "search") == true)
+    #expect(readsInPlace(AppSearchEvent.self, "toggleMark") == true)
+    #expect(readsInPlace(SettingsEvent.self, "reset") == true)
+    #expect(readsInPlace(Packed.self, "pair") == true)
+    #expect(readsInPlace(Packed.self, "triple") == true)
+    // Carried otherwise than declared (a value declared optional, a labelled tuple, another
+    // type), or boxed: read with Mirror.
+    #expect(readsInPlace(SettingsEvent.self, "set") == false)
+    #expect(readsInPlace(Skewed.self, "pair") == false)
+    #expect(readsInPlace(Skewed.self, "widened") == false)
+    #expect(readsInPlace(Skewed.self, "set") == false)
+    #expect(readsInPlace(Packed.self, "boxed") == false)
+  }
+
+  @Test(arguments: [
+    Packed.pair("a", 1), .pair(String(repeating: "long ", count: 9), -2),
+    .triple(true, nil, .max), .triple(false, "x\ny", 0), .boxed(7), .none,
+  ])
+  func payloadsReadInPlaceWriteWhatMirrorReads(event: Packed) throws {
+    var byTag = JSONWriter()
+    var byName = JSONWriter()
+    for _ in 0..<3 {
+      byTag.bytes.removeAll()
+      byName.bytes.removeAll()
+      try event.write(to: &byTag)
+      try Packed.declaration.write(event, to: &byName, byName: true)
+      #expect(byTag.bytes == byName.bytes)
+    }
+    #expect(try json(event) == String(decoding: byTag.bytes, as: UTF8.self))
+    let text = String(decoding: byTag.bytes, as: UTF8.self)
+    let decoded = try Array(text.utf8).withUnsafeBytes { bytes in
+      var cursor = JSONCursor(bytes)
+      try cursor.readDocument()
+      return try Packed.declaration.decode(cursor)
+    }
+    #expect(decoded == event)
+  }
+
   @Test func aCaseTheTagsCannotReadIsFoundByName() throws {
     // Not an enum: no tags, so its case is looked up by name as before (and, having none
     // declared, it cannot be written).
@@ -126,6 +166,11 @@ import Wire
     #expect(types == Set(Event.declaration.types))
   }
 
+  /// Whether the declared event `type` reads its fields from the payload in place.
+  func readsInPlace<Event: DeclaredEvent>(_: Event.Type, _ type: String) -> Bool? {
+    Event.declaration.eventCase(type)?.values?.readsInPlace
+  }
+
   /// The bytes `write(to:)` writes, or nil when it throws.
   func written<Event: DeclaredEvent>(_ event: Event) throws -> String? {
     var json = JSONWriter()
@@ -165,4 +210,25 @@ struct Loose: DeclaredEvent, Hashable {
 
   static let declaration = EventDeclaration<Loose>(
     feature: "loose", .event("one", "One.") { Loose(type: "one") })
+}
+
+/// An enum whose payloads are exactly its declared fields: tuples with references and spare
+/// bits (a multi-payload enum stores its tag in them), and a boxed (`indirect`) case.
+enum Packed: DeclaredEvent, Hashable {
+  case pair(String, Int)
+  case triple(Bool, String?, Int64)
+  indirect case boxed(Int)
+  case none
+
+  static let declaration = EventDeclaration<Packed>(
+    feature: "packed",
+    .event(
+      "pair", "Pairs.", .string("text", "A text.", example: "a"),
+      .integer("count", "A count.", example: 1), Packed.pair),
+    .event(
+      "triple", "Three.", .boolean("flag", "A flag.", example: true),
+      .optional(.string("note", "A note.", example: "n")),
+      .integer64("big", "A big one.", example: 1), Packed.triple),
+    .event("boxed", "Boxed.", .integer("value", "A value.", example: 1), Packed.boxed),
+    .event("none", "Nothing.") { .none })
 }
