@@ -46,14 +46,14 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
     self.read = read
     self.absent = absent
     self.readsNull = readsNull
-    if let optional = Value.self as? any OptionalValue.Type {
+    if let optional = Value.self as? any OptionalMarker.Type {
       isNone = Self.noneTest(optional)
     } else {
       isNone = nil
     }
   }
 
-  private static func noneTest<Wrapper: OptionalValue>(
+  private static func noneTest<Wrapper: OptionalMarker>(
     _: Wrapper.Type
   ) -> @Sendable (Value) -> Bool {
     { value in withUnsafePointer(to: value) { Wrapper.isNone(at: UnsafeRawPointer($0)) } }
@@ -221,18 +221,5 @@ extension FieldInput {
     if let maximum, value > maximum { throw .mismatch(path, type, input) }
     guard let exact = Int(exactly: value) else { throw .mismatch(path, type, input) }
     return exact
-  }
-}
-
-/// An `Optional`, whatever it wraps: lets a field of an optional type tell its nil without
-/// `Mirror` or a cast.
-protocol OptionalValue {
-  /// Whether the value at `address`, one of this type, is nil.
-  static func isNone(at address: UnsafeRawPointer) -> Bool
-}
-
-extension Optional: OptionalValue {
-  static func isNone(at address: UnsafeRawPointer) -> Bool {
-    address.assumingMemoryBound(to: Self.self).pointee == nil
   }
 }

@@ -154,13 +154,21 @@ public protocol DeclaredState: Codable, Sendable, Equatable, JSONWritable, Write
 }
 
 extension DeclaredState {
+  /// Writes the state (``StateDeclaration/write(_:to:)``). Inlinable, so that each state type's
+  /// conformance is specialised and copies its declaration without looking up generic
+  /// metadata at run time.
+  @inlinable
   public func write(to json: inout JSONWriter) throws {
     try Self.declaration.write(self, to: &json)
   }
 
-  /// What a persisted bloc stores: the same bytes.
+  /// What a persisted bloc stores: the same bytes, appended.
+  @inlinable
   public func writeJSON(into bytes: inout [UInt8]) throws {
-    try JSONWriter.appending(to: &bytes) { json in try Self.declaration.write(self, to: &json) }
+    var json = JSONWriter(capacity: 0)
+    swap(&json.bytes, &bytes)
+    defer { swap(&json.bytes, &bytes) }
+    try Self.declaration.write(self, to: &json)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -197,9 +205,18 @@ extension Optional: DescribedValue where Wrapped: DescribedValue {
   public static var fieldType: FieldType { Wrapped.fieldType }
 }
 
-/// Lets a field tell that its value is optional (and so not required).
-protocol OptionalMarker {}
-extension Optional: OptionalMarker {}
+/// An `Optional`, whatever it wraps: lets a field tell that its value is optional (and so not
+/// required), and an event's field tell its nil (left out) without `Mirror` or a cast.
+protocol OptionalMarker {
+  /// Whether the value at `address`, one of this type, is nil.
+  static func isNone(at address: UnsafeRawPointer) -> Bool
+}
+
+extension Optional: OptionalMarker {
+  static func isNone(at address: UnsafeRawPointer) -> Bool {
+    address.assumingMemoryBound(to: Self.self).pointee == nil
+  }
+}
 
 /// WireJSON's writer and the protocol of values that write themselves, under FeatureKit's name,
 /// so a feature's own value types conform with `import FeatureKit` alone:

@@ -65,7 +65,7 @@ import Wire
 
   @Test(arguments: [
     Packed.pair("a", 1), .pair(String(repeating: "long ", count: 9), -2),
-    .triple(true, nil, .max), .triple(false, "x\ny", 0), .boxed(7), .none,
+    .triple(true, nil, .max), .triple(false, "x\ny", 0), .boxed(7), .empty,
   ])
   func payloadsReadInPlaceWriteWhatMirrorReads(event: Packed) throws {
     var byTag = JSONWriter()
@@ -218,7 +218,7 @@ enum Packed: DeclaredEvent, Hashable {
   case pair(String, Int)
   case triple(Bool, String?, Int64)
   indirect case boxed(Int)
-  case none
+  case empty
 
   static let declaration = EventDeclaration<Packed>(
     feature: "packed",
@@ -230,5 +230,5 @@ enum Packed: DeclaredEvent, Hashable {
       .optional(.string("note", "A note.", example: "n")),
       .integer64("big", "A big one.", example: 1), Packed.triple),
     .event("boxed", "Boxed.", .integer("value", "A value.", example: 1), Packed.boxed),
-    .event("none", "Nothing.") { .none })
+    .event("empty", "Nothing.") { .empty })
 }
