@@ -63,6 +63,8 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     self.defaultTransformer = transformer
     self.givenName = name
     super.init(initialState: initialState, history: history, persistence: persistence)
+    // A stored change's event is written by a writer decided once, not looked up per change.
+    persister?.writeEvents(of: Event.self)
   }
 
   /// Creates a bloc and registers its handlers in `handlers`: a bloc by composition.

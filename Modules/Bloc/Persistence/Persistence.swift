@@ -96,9 +96,10 @@ public struct Persistence<State: Sendable>: Sendable {
   public let storesInitialState: Bool
   /// The schema version states are stored with (``PersistableState/schemaVersion``).
   let schemaVersion: Int
-  /// The stored text of a state and what is told with it (``StoredChange``), with where the
-  /// state's own JSON lies in it (``BlocBase/shareStoredText(with:)``).
-  let encode: @Sendable (State, StoredChange) throws -> StoredText
+  /// Appends the stored text of a state and what is told with it (``StoredChange``, its event
+  /// written by the given writer when it can) to the buffer; returns where the state's own
+  /// JSON lies in it (``BlocBase/shareStoredText(with:)``).
+  let encode: @Sendable (State, StoredChange, EventWriter?, inout [UInt8]) throws -> Range<Int>
   let decode: @Sendable (Data) throws -> Restored<State>
 
   /// Reads the stored state: nil when nothing is stored; throws when it cannot be read.
@@ -126,7 +127,9 @@ public struct Persistence<State: Sendable>: Sendable {
       return restored
     }
     do {
-      try storage.write(key, Data(encode(initial, StoredChange(sequence: 0)).bytes))
+      var bytes: [UInt8] = []
+      _ = try encode(initial, StoredChange(sequence: 0), nil, &bytes)
+      try storage.write(key, Data(bytes))
     } catch {
       let failure =
         error as? PersistenceError ?? .writeFailed(key: key, reason: String(describing: error))
@@ -185,10 +188,10 @@ extension Persistence where State: PersistableState {
     // Decided once: a state that writes its own JSON (a declared one) is stored without any
     // encoder, in the text the daemon also sends; any other through JSONEncoder.
     let writeState = StoredRecord.stateWriter(State.self)
-    encode = { state, change in
-      try StoredRecord.write(schemaVersion: State.schemaVersion, change: change) { bytes in
-        try writeState(state, &bytes)
-      }
+    encode = { state, change, events, bytes in
+      try StoredRecord.write(
+        schemaVersion: State.schemaVersion, change: change, events: events, into: &bytes
+      ) { bytes in try writeState(state, &bytes) }
     }
     decode = { data in
       let decoder = JSONDecoder()

@@ -29,6 +29,8 @@ import Foundation
     /// Every change not yet taken for a write, oldest first, when each is stored as a value of
     /// its own (``keepsEveryChange``): recorded under the bloc's lock, so in order.
     var backlog: [Recorded] = []
+    /// The buffer stored values are written in, between writes (``takeForWrite()``).
+    var scratch: [UInt8] = []
     /// The bloc, held while a write is staged or in flight and only then: it is told of the
     /// write's result, and a bloc dropped meanwhile still has its last change stored. (The
     /// bloc holds its persister, so holding it always would be a cycle; a weak reference would
@@ -88,10 +90,16 @@ import Foundation
   private let persistence: Persistence<State>
   @usableFromInline let progress: Locked<Progress>
   private let sink: any StateSink
-  /// Sees each state's JSON as it is written for storage. A closure in a struct: a bare
-  /// optional closure read through the lock's `inout` would be re-wrapped in a thunk on every
-  /// read, each wrapping the last.
-  private let textShared = Locked<TextHook?>(nil)
+  /// What a write asks for besides the state, read once per write: who sees each state's JSON
+  /// as it is written for storage, and the writer of the bloc's events.
+  private let hooks = Locked(Hooks())
+
+  /// Closures in a struct: a bare optional closure read through the lock's `inout` would be
+  /// re-wrapped in a thunk on every read, each wrapping the last.
+  private struct Hooks {
+    var shareText: TextHook?
+    var events: EventWriter?
+  }
 
   private struct TextHook {
     let share: @Sendable (UInt64, ArraySlice<UInt8>) -> Void
@@ -160,47 +168,73 @@ import Foundation
   @usableFromInline func stageWithSink() { sink.stage(self) }
 
   /// The newest state, encoded, for the sink's next write; nil when a rollback dropped it.
+  ///
+  /// This runs unspecialised (the sink calls it through a protocol), so it keeps to plain
+  /// indices on arrays: a generic collection algorithm here (`firstIndex`, `last`, a slice)
+  /// goes through witness tables whose accessors allocate, once per write.
   func takeForWrite() -> StagedWrite? {
     var released: BlocBase<State>?  // let go of outside the lock
-    let next = progress.withLock {
-      progress -> (sequence: UInt64, state: State, noted: ArraySlice<Recorded>)? in
+    var noted: (cause: ChangeCause, time: Int64)?
+    var earlier: [Recorded] = []
+    var bytes: [UInt8] = []
+    let next = progress.withLock { progress -> (sequence: UInt64, state: State)? in
       guard let pending = progress.pending else {
         released = progress.endWriting()
         return nil
       }
       progress.pending = nil
-      guard keepsEveryChange else { return (pending.sequence, pending.state, []) }
-      // Every change up to the newest goes into this write, each a value of its own.
-      let end = progress.backlog.firstIndex { $0.sequence > pending.sequence }
-      let noted = progress.backlog[..<(end ?? progress.backlog.endIndex)]
-      progress.backlog.removeSubrange(..<(end ?? progress.backlog.endIndex))
-      return (pending.sequence, pending.state, noted)
+      swap(&bytes, &progress.scratch)
+      guard keepsEveryChange else { return pending }
+      // Every change up to the newest goes into this write, each a value of its own: the
+      // newest with the pending state, the others (when several changes share the write)
+      // before it.
+      var end = 0
+      while end < progress.backlog.count, progress.backlog[end].sequence <= pending.sequence {
+        end += 1
+      }
+      guard end > 0 else { return pending }
+      let last = progress.backlog[end - 1]
+      var olderEnd = end
+      if last.sequence == pending.sequence {
+        noted = (last.cause, last.time)
+        olderEnd -= 1
+      }
+      if olderEnd > 0 { earlier = Array(progress.backlog[0..<olderEnd]) }
+      if end == progress.backlog.count {
+        progress.backlog.removeAll(keepingCapacity: true)
+      } else {
+        progress.backlog.removeSubrange(0..<end)
+      }
+      return pending
     }
-    guard let (sequence, state, noted) = next else {
+    guard let (sequence, state) = next else {
       releaseLeftoverWaiters()
       withExtendedLifetime(released) {}
       return nil
     }
     let key = persistence.key
     do {
-      let shared = textShared.withLock { $0 }
-      var change = StoredChange(sequence: sequence)
-      var earlier = noted
-      if let newest = noted.last, newest.sequence == sequence {
-        change = StoredChange(sequence: sequence, cause: newest.cause, time: newest.time)
-        earlier = noted.dropLast()
+      let hooks = hooks.withLock { $0 }
+      // One buffer for every change of this write, kept from write to write (it comes back
+      // with the write's result); each value is copied out of it once, into the `Data` the
+      // storage keeps.
+      if bytes.capacity == 0 { bytes.reserveCapacity(256) }
+      var before: [Data] = []
+      if !earlier.isEmpty { before.reserveCapacity(earlier.count) }
+      for old in earlier {
+        bytes.removeAll(keepingCapacity: true)
+        let recorded = StoredChange(sequence: old.sequence, cause: old.cause, time: old.time)
+        _ = try persistence.encode(old.state, recorded, hooks.events, &bytes)
+        before.append(Data(bytes))
       }
-      let text = try persistence.encode(state, change)
-      shared?.share(sequence, text.bytes[text.state])
-      let data = Data(text.bytes)
-      let before = try earlier.map { old in
-        Data(
-          try persistence.encode(
-            old.state, StoredChange(sequence: old.sequence, cause: old.cause, time: old.time)
-          ).bytes)
-      }
-      return StagedWrite(key: key, data: data, earlier: before) { error in
-        self.finish(sequence, state, error.map { Self.failure(key, $0) })
+      bytes.removeAll(keepingCapacity: true)
+      let change = StoredChange(sequence: sequence, cause: noted?.cause, time: noted?.time)
+      let json = try persistence.encode(state, change, hooks.events, &bytes)
+      hooks.shareText?.share(sequence, bytes[json])
+      let data = Data(bytes)
+      bytes.removeAll(keepingCapacity: true)
+      return StagedWrite(key: key, data: data, earlier: before) { [bytes] error in
+        self.finish(sequence, state, error.map { Self.failure(key, $0) }, scratch: bytes)
       }
     } catch {
       finish(sequence, state, .writeFailed(key: key, reason: "\(error)"))
@@ -210,7 +244,13 @@ import Foundation
 
   /// From now on `hook` sees each state's JSON as it is written for storage.
   func shareText(with hook: @escaping @Sendable (UInt64, ArraySlice<UInt8>) -> Void) {
-    textShared.withLock { $0 = TextHook(share: hook) }
+    hooks.withLock { $0.shareText = TextHook(share: hook) }
+  }
+
+  /// The bloc's events are `Event`s: written by a writer decided once (``EventWriter``).
+  func writeEvents<Event>(of _: Event.Type) {
+    let events = EventWriter.of(Event.self)
+    hooks.withLock { $0.events = events }
   }
 
   /// Waits until `sequence` (or a later one) is stored; returns the error if that write failed.
@@ -283,8 +323,14 @@ import Foundation
     }
   }
 
-  private func finish(_ sequence: UInt64, _ state: State, _ failure: PersistenceError?) {
-    let owner = progress.withLock { $0.owner }
+  /// `scratch`: the write's buffer, kept for the next write.
+  private func finish(
+    _ sequence: UInt64, _ state: State, _ failure: PersistenceError?, scratch: [UInt8] = []
+  ) {
+    let owner = progress.withLock { progress in
+      if scratch.capacity > progress.scratch.capacity { progress.scratch = scratch }
+      return progress.owner
+    }
     if let failure {
       progress.withLock { $0.lastError = failure }
       owner?.reportError(failure)

@@ -11,10 +11,27 @@ public protocol WritesJSON: Sendable {
   func writeJSON(into bytes: inout [UInt8]) throws
 }
 
-/// A state's stored form, and where the state's own JSON lies in it.
-struct StoredText {
-  let bytes: [UInt8]
-  let state: Range<Int>
+/// Writes the events of one type (a bloc's `Event`) that writes its own JSON, decided once per
+/// bloc: a stored change's event is then written without asking the runtime, change after
+/// change, whether its type conforms to ``WritesJSON`` (a conformance lookup per change).
+struct EventWriter: Sendable {
+  /// Writes `event` when it is of the type this writer was made for; false otherwise.
+  let write: @Sendable (any Sendable, inout [UInt8]) throws -> Bool
+
+  /// The writer of `Event`s; nil when they do not write their own JSON.
+  static func of<Event>(_ type: Event.Type) -> EventWriter? {
+    guard let own = type as? any WritesJSON.Type else { return nil }
+    return writer(own)
+  }
+
+  private static func writer<Own: WritesJSON>(_: Own.Type) -> EventWriter {
+    EventWriter { event, bytes in
+      // A cast to a concrete type: a comparison of type metadata, no conformance lookup.
+      guard let own = event as? Own else { return false }
+      try own.writeJSON(into: &bytes)
+      return true
+    }
+  }
 }
 
 /// Writes a stored state: `{"cause":…,"event":…,"schemaVersion":N,"seq":N,"state":…,
@@ -25,46 +42,52 @@ struct StoredText {
 /// Records written before either way (with `\/`, say) read back all the same: reading is
 /// `JSONDecoder`'s.
 enum StoredRecord {
-  /// The stored text of `change`, its state written by `state`.
+  /// Appends the stored text of `change` to `bytes`, its state written by `state` and its
+  /// event by `events` when it can; returns where the state's own JSON lies in `bytes`.
+  /// Appending to the caller's buffer lets one buffer serve every change of a write.
   static func write(
-    schemaVersion: Int, change: StoredChange, state: (inout [UInt8]) throws -> Void
-  ) throws -> StoredText {
-    var bytes: [UInt8] = [0x7B]
-    bytes.reserveCapacity(160)
+    schemaVersion: Int, change: StoredChange, events: EventWriter? = nil,
+    into bytes: inout [UInt8], state: (inout [UInt8]) throws -> Void
+  ) throws -> Range<Int> {
+    bytes.append(0x7B)
     if let cause = change.cause {
       bytes += #""cause":""#.utf8
       bytes += cause.name.utf8  // a fixed word of letters
       bytes.append(0x22)
-      if case .event(let event) = cause { writeEvent(event, into: &bytes) }
+      if case .event(let event) = cause { writeEvent(event, events, into: &bytes) }
       bytes.append(0x2C)
     }
     bytes += #""schemaVersion":"#.utf8
     digits(Int64(schemaVersion), into: &bytes)
     bytes += #","seq":"#.utf8
-    bytes += String(change.sequence).utf8
+    digits(change.sequence, into: &bytes)
     bytes += #","state":"#.utf8
     let start = bytes.count
     try state(&bytes)
     let end = bytes.count
     if case .goto(let target) = change.cause {
       bytes += #","target":"#.utf8
-      bytes += String(target).utf8
+      digits(target, into: &bytes)
     }
     if let time = change.time {
       bytes += #","time":"#.utf8
       digits(time, into: &bytes)
     }
     bytes.append(0x7D)
-    return StoredText(bytes: bytes, state: start..<end)
+    return start..<end
   }
 
   /// `,"event":…` when the event can be written; nothing otherwise (the change is stored all
   /// the same, without its event).
-  private static func writeEvent(_ event: any Sendable, into bytes: inout [UInt8]) {
+  private static func writeEvent(
+    _ event: any Sendable, _ events: EventWriter?, into bytes: inout [UInt8]
+  ) {
     let start = bytes.count
     bytes += #","event":"#.utf8
     do {
-      if let writes = event as? any WritesJSON {
+      if let events, try events.write(event, &bytes) {
+        // Written by the bloc's own event type.
+      } else if let writes = event as? any WritesJSON {
         try writes.writeJSON(into: &bytes)
       } else if let encodable = event as? any Encodable {
         bytes += try encoder().encode(encodable)
@@ -101,7 +124,11 @@ enum StoredRecord {
   /// The decimal digits of `value`, written in place (no intermediate string).
   private static func digits(_ value: Int64, into bytes: inout [UInt8]) {
     if value < 0 { bytes.append(0x2D) }
-    var magnitude = value.magnitude
+    digits(value.magnitude, into: &bytes)
+  }
+
+  private static func digits(_ value: UInt64, into bytes: inout [UInt8]) {
+    var magnitude = value
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
       var start = 20
       repeat {
