@@ -61,9 +61,13 @@ extension Bloc {
     let body = Body.sync { event, emit in
       try emit.update { (state: inout State) throws(Failure) in state = try reduce(state, event) }
     }
+    let reducer: @Sendable (State, Event) throws -> State = { state, event in
+      try reduce(state, event)
+    }
     let registered = dispatch.withLock { dispatch -> Bool in
       if dispatch.reducer != nil { return false }
-      dispatch.reducer = Registration(body: body, transformer: .sequential, cancels: [])
+      dispatch.reducer = Registration(
+        body: body, transformer: .sequential, cancels: [], reduce: reducer)
       return true
     }
     precondition(registered, "\(name): reduce(_:) was called twice; a bloc has one reducer")

@@ -15,14 +15,28 @@ extension Bloc {
   @inlinable
   package final func handleInline(_ event: Event) -> (outcome: EventOutcome, changed: UInt64)? {
     guard type(of: self) == Bloc<Event, State>.self, !observesDone else { return nil }
+    var reducer: (@Sendable (State, Event) throws -> State)?
+    var runner: UInt64 = 0
     let started = dispatch.withLock { dispatch -> Started? in
       guard !dispatch.isClosed, dispatch.held == nil, dispatch.main.runner == nil,
         dispatch.main.queue.isEmpty, let registration = dispatch.registration(for: event.kind),
         registration.startsWhenIdle, case .sync = registration.body
       else { return nil }
+      // The reducer, when nothing can cancel the event while it runs: the lane is claimed
+      // for the caller, with no job or emitter.
+      if let reduce = registration.reduce,
+        dispatch.cancellable.isEmpty || !dispatch.cancellable.contains(event.kind)
+      {
+        reducer = reduce
+        runner = dispatch.nextID()
+        dispatch.activeWork += 1
+        dispatch.main.runner = Runner(id: runner, task: nil)
+        return nil
+      }
       let job = Job(id: dispatch.nextID(), event: event, receipt: nil)
       return startOnIdleLane(job, registration.body, inline: true, &dispatch)
     }
+    if let reducer { return reduceInline(event, reducer, runner: runner) }
     guard let started, case .sync(let handler) = started.body else { return nil }
     onEvent(event)
     let outcome = outcome(of: started.job, handler: handler, emitter: started.emitter)
@@ -32,6 +46,45 @@ extension Bloc {
     // to be), and the caller learns the rest from storeStatus.
     if changed == 0 { onDone(event, outcome: outcome) }
     finishedInline(started)
+    return (outcome, changed)
+  }
+
+  /// Runs the reducer for `event` on the lane `runner` claimed: what the reducer's handler
+  /// does through an emitter (``Emitter/update(_:)``), applied directly. A reducer that throws
+  /// fails the event and changes nothing; a bloc closed meanwhile cancels it, as `close()`
+  /// cancels a running handler.
+  @inlinable
+  final func reduceInline(
+    _ event: Event, _ reduce: (State, Event) throws -> State, runner: UInt64
+  ) -> (outcome: EventOutcome, changed: UInt64) {
+    onEvent(event)
+    var failure: (any Error)?
+    var outcome = EventOutcome.handled
+    var changed: UInt64 = 0
+    do {
+      let sequence = try apply(
+        reportingClose: false, cause: { .event(event) },
+        announce: { change in
+          self.onTransition(Transition(current: change.current, event: event, next: change.next))
+        }
+      ) { current in
+        do {
+          return try reduce(current, event)
+        } catch {
+          failure = error
+          return current
+        }
+      }
+      if isPersisted, let sequence { changed = sequence }
+    } catch {
+      outcome = .cancelled
+    }
+    if let failure {
+      reportError(HandlerFailure(event: event, error: failure))
+      outcome = .failed(failure)
+    }
+    if changed == 0 { onDone(event, outcome: outcome) }
+    _ = finished(runner: runner, lane: nil, handingOver: true)
     return (outcome, changed)
   }
 }

@@ -37,10 +37,18 @@ extension Bloc {
     @usableFromInline let startsWhenIdle: Bool
     /// Sequential, cancelling nothing: on a busy bloc such an event simply joins the queue.
     @usableFromInline let queuesWhenBusy: Bool
+    /// The reducer itself, for the reducer's registration (``Bloc/reduce(_:)``): an event
+    /// handled straight through (``Bloc/handleInline(_:)``) is reduced under the state's lock
+    /// with no emitter.
+    @usableFromInline let reduce: (@Sendable (State, Event) throws -> State)?
 
     @usableFromInline
-    init(body: Body, transformer: EventTransformer, cancels: Set<Event.Kind>) {
+    init(
+      body: Body, transformer: EventTransformer, cancels: Set<Event.Kind>,
+      reduce: (@Sendable (State, Event) throws -> State)? = nil
+    ) {
       self.body = body
+      self.reduce = reduce
       self.transformer = transformer
       self.cancels = cancels
       switch transformer.strategy {

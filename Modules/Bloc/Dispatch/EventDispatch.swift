@@ -270,12 +270,18 @@ extension Bloc {
   /// `add` nor `settled()` sees a gap), or ends the runner. When `handingOver`, the next job goes
   /// to a new runner task instead of being returned.
   @inlinable final func finished(_ started: Started, handingOver: Bool) -> Started? {
+    finished(runner: started.runner, lane: started.lane, handingOver: handingOver)
+  }
+
+  /// ``finished(_:handingOver:)`` for the job of runner `id` on `lane` (nil: the bloc's own).
+  @inlinable final func finished(
+    runner id: UInt64, lane: Event.Kind?, handingOver: Bool
+  ) -> Started? {
     var waiters: [CheckedContinuation<Bool, Never>] = []
     let next = dispatch.withLock { dispatch -> Started? in
-      let id = started.runner
       // The bloc's own lane with nothing queued (the usual end of an inline job): in place,
       // with no helper generic over the lane's key.
-      if !started.ownLane {
+      if lane == nil {
         if dispatch.main.current?.runner == id { dispatch.main.current = nil }
         let owns = dispatch.main.runner?.id == id
         if !owns || dispatch.isClosed || dispatch.main.queue.isEmpty {
@@ -286,7 +292,7 @@ extension Bloc {
           return nil
         }
       }
-      let key = started.lane
+      let key = lane
       if dispatch.currentRunner(key) == id { dispatch.setCurrent(nil, key) }
       let owns = dispatch.runnerID(key) == id
       if owns, !dispatch.isClosed, let job = dispatch.popQueue(key),
