@@ -58,23 +58,14 @@ public struct EventCase<Event: Sendable>: Sendable {
     try values?.encode(event, fields, &object)
   }
 
-  /// Reads the members of the event object at `event` in one pass (``locate(_:)``), then
-  /// makes the event; each field's value is read from the bytes when the field asks for it.
-  @inlinable
-  func decode(_ event: JSONCursor) throws(EventRefusal) -> Event {
-    let found = try locate(event)
-    return try build({ name in found.input(name) }, example)
-  }
-
   /// Where each field's value is in the event object at `event` (a repeated member: its last
   /// value), refusing the first member that is not a field, in their order, before anything
   /// else is checked.
-  @usableFromInline
   func locate(_ event: JSONCursor) throws(EventRefusal) -> FoundFields {
     var found = FoundFields(fields)
     var unknown: JSONKey?
     event.forEachMember { key, value in
-      if let index = fields.firstIndex(where: { key.matches($0.name) }) {
+      if let index = found.index(of: key) {
         found[index] = value
       } else if !key.matches("type") {
         unknown = key
@@ -209,6 +200,11 @@ struct FoundFields {
   @usableFromInline
   func input(_ name: String) -> FieldInput? {
     fields.firstIndex { $0.name == name }.flatMap { self[$0] }.map(FieldInput.init)
+  }
+
+  /// The index of the field named `key`, or nil when none is.
+  func index(of key: JSONKey) -> Int? {
+    fields.firstIndex { key.matches($0.name) }
   }
 
   subscript(index: Int) -> JSONCursor? {

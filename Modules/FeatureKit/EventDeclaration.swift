@@ -18,6 +18,9 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// The `type` names, in declaration order.
   public let types: [String]
   let byType: [String: Int]
+  /// Each declared event's fields, by index in `cases`, in a type that does not depend on
+  /// `Event` (read on every request).
+  let fields: [[FieldShape]]
   /// The declared event of each case of the enum, by the case's tag (``EnumTag``); nil when
   /// tags cannot be read (not an enum, or built without reflection metadata), and then an
   /// event's case is found by its name. Of types that do not depend on `Event`, so that the
@@ -28,6 +31,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     self.feature = feature
     self.cases = cases
     types = cases.map(\.type)
+    fields = cases.map(\.fields)
     var byType: [String: Int] = [:]
     for (index, item) in cases.enumerated() {
       precondition(byType[item.type] == nil, "\(feature): event '\(item.type)' is declared twice")
@@ -101,15 +105,54 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// ```
   ///
   /// Inlinable, so that the daemon's path for every event is specialised for `Event`; the
-  /// reading itself (``caseIndex(_:)``, ``EventCase/locate(_:)``) is not generic.
+  /// reading itself (``locate(_:)``) is not generic. Each field's value is read from the bytes
+  /// when the field asks for it.
   @inlinable
   public func decode(_ event: JSONCursor) throws(EventRefusal) -> Event {
-    try cases[caseIndex(event)].decode(event)
+    let (index, found) = try locate(event)
+    return try cases[index].build({ name in found.input(name) }, cases[index].example)
+  }
+
+  /// The index in `cases` of the event at `event` and where its fields' values are, or the
+  /// refusal, in ``decode(_:)``'s order. One pass over the members when `type` comes first and
+  /// once, as clients write it (its first member tells the event, the others are its fields);
+  /// otherwise `type` is looked up first, then the members are walked again.
+  @usableFromInline
+  func locate(_ event: JSONCursor) throws(EventRefusal) -> (index: Int, found: FoundFields) {
+    var index = -1
+    var found = FoundFields([])
+    var unknown: JSONKey?
+    var onePass = true
+    event.forEachMember { key, value in
+      if key.matches("type") {
+        // A `type` after another member, repeated, not a string or unknown: walked again.
+        guard index < 0, let match = types.firstIndex(where: { value.isString($0) })
+        else {
+          onePass = false
+          return false
+        }
+        index = match
+        found = FoundFields(fields[match])
+      } else if index < 0 {
+        onePass = false
+        return false
+      } else if let field = found.index(of: key) {
+        found[field] = value
+      } else if unknown == nil {
+        unknown = key
+      }
+      return true
+    }
+    guard onePass, index >= 0 else {
+      let index = try caseIndex(event)
+      return (index, try cases[index].locate(event))
+    }
+    if let unknown { throw cases[index].unknownField(unknown.string) }
+    return (index, found)
   }
 
   /// The index in `cases` of the event's `type`, or the refusal: missing, not a string, or
   /// no such event.
-  @usableFromInline
   func caseIndex(_ event: JSONCursor) throws(EventRefusal) -> Int {
     guard let type = event.member("type") else {
       throw EventRefusal(.missingField, "missing field 'event.type' (one of: \(typeList))")

@@ -20,8 +20,9 @@ import WireJSON
 public struct StateDeclaration<State: Sendable>: Sendable {
   public let initial: State
   public let fields: [StateField<State>]
-  /// The fields in the order they are written: by name, byte by byte.
-  private let written: [StateField<State>]
+  /// The fields in the order they are written: by name, byte by byte. Of a type that does not
+  /// depend on `State`, so that writing a state looks up no generic metadata.
+  private let written: [WrittenField]
 
   public init(initial: State, _ fields: StateField<State>...) {
     self.init(initial: initial, fields: fields)
@@ -30,7 +31,10 @@ public struct StateDeclaration<State: Sendable>: Sendable {
   public init(initial: State, fields: [StateField<State>]) {
     self.initial = initial
     self.fields = fields
-    written = fields.sorted { $0.shape.name.utf8.lexicographicallyPrecedes($1.shape.name.utf8) }
+    written =
+      fields
+      .sorted { $0.shape.name.utf8.lexicographicallyPrecedes($1.shape.name.utf8) }
+      .map { WrittenField(key: $0.key, write: $0.writeValue) }
   }
 
   /// The fields as `describe` shows them.
@@ -40,18 +44,27 @@ public struct StateDeclaration<State: Sendable>: Sendable {
   public func write(_ state: State, to json: inout JSONWriter) throws {
     json.byte(UInt8(ascii: "{"))
     var first = true
-    for field in written {
-      let start = json.bytes.count
-      if !first { json.byte(UInt8(ascii: ",")) }
-      json.raw(field.key)
-      if try field.writeValue(state, &json) {
-        first = false
-      } else {
-        json.bytes.removeSubrange(start...)  // an optional field's nil: left out
+    try withUnsafePointer(to: state) { state in
+      for field in written {
+        let start = json.bytes.count
+        if !first { json.byte(UInt8(ascii: ",")) }
+        json.raw(field.key)
+        if try field.write(UnsafeRawPointer(state), &json) {
+          first = false
+        } else {
+          json.bytes.removeSubrange(start...)  // an optional field's nil: left out
+        }
       }
     }
     json.byte(UInt8(ascii: "}"))
   }
+}
+
+/// One field of a state as it is written: its `"name":` and how its value is written from the
+/// state at an address.
+struct WrittenField: Sendable {
+  let key: [UInt8]
+  let write: @Sendable (UnsafeRawPointer, inout JSONWriter) throws -> Bool
 }
 
 /// One field of a state: its shape, and how it is written and read.
@@ -59,15 +72,16 @@ public struct StateField<State: Sendable>: Sendable {
   public let shape: FieldShape
   /// `"name":`, written once.
   let key: [UInt8]
-  /// Writes the value after its key; false when it is left out (an optional field's nil).
-  let writeValue: @Sendable (State, inout JSONWriter) throws -> Bool
+  /// Writes the value of the state at an address after its key; false when it is left out
+  /// (an optional field's nil).
+  let writeValue: @Sendable (UnsafeRawPointer, inout JSONWriter) throws -> Bool
   /// The same value for `Codable` (``DeclaredState``'s `encode(to:)`).
   let write: @Sendable (State, inout KeyedEncodingContainer<FieldKey>) throws -> Void
   let read: @Sendable (inout State, KeyedDecodingContainer<FieldKey>) throws -> Void
 
   init(
     _ shape: FieldShape,
-    writeValue: @escaping @Sendable (State, inout JSONWriter) throws -> Bool,
+    writeValue: @escaping @Sendable (UnsafeRawPointer, inout JSONWriter) throws -> Bool,
     write: @escaping @Sendable (State, inout KeyedEncodingContainer<FieldKey>) throws -> Void,
     read: @escaping @Sendable (inout State, KeyedDecodingContainer<FieldKey>) throws -> Void
   ) {
@@ -94,7 +108,7 @@ public struct StateField<State: Sendable>: Sendable {
     self.init(
       shape,
       writeValue: { state, json in
-        try value(state).write(to: &json)
+        try value(state.assumingMemoryBound(to: State.self).pointee).write(to: &json)
         return true
       },
       write: { state, object in try object.encode(value(state), forKey: key) }, read: read)
@@ -107,10 +121,11 @@ public struct StateField<State: Sendable>: Sendable {
     type: FieldType
   ) -> StateField {
     let key = FieldKey(name)
+    let value = property(keyPath)
     return StateField(
       FieldShape(name, type, summary, required: !(Value.self is any OptionalMarker.Type)),
       writeValue: { state, json in
-        try state[keyPath: keyPath].write(to: &json)
+        try value(state).write(to: &json)
         return true
       },
       write: { state, object in try object.encode(state[keyPath: keyPath], forKey: key) },
@@ -132,10 +147,11 @@ public struct StateField<State: Sendable>: Sendable {
     type: FieldType
   ) -> StateField {
     let key = FieldKey(name)
+    let value = property(keyPath)
     return StateField(
       FieldShape(name, type, summary, required: false),
       writeValue: { state, json in
-        guard let value = state[keyPath: keyPath] else { return false }
+        guard let value = value(state) else { return false }
         try value.write(to: &json)
         return true
       },
@@ -143,6 +159,20 @@ public struct StateField<State: Sendable>: Sendable {
       read: { state, object in
         state[keyPath: keyPath] = try object.decodeIfPresent(Value.self, forKey: key)
       })
+  }
+}
+
+extension StateField {
+  /// Reads the property at `keyPath` of the state at an address: at its offset when it is a
+  /// stored property (`MemoryLayout.offset(of:)`), without projecting the key path (a generic
+  /// metadata lookup each time); through the key path otherwise (a computed property).
+  fileprivate static func property<Value>(
+    _ keyPath: KeyPath<State, Value> & Sendable
+  ) -> @Sendable (UnsafeRawPointer) -> Value {
+    guard let offset = MemoryLayout<State>.offset(of: keyPath) else {
+      return { state in state.assumingMemoryBound(to: State.self).pointee[keyPath: keyPath] }
+    }
+    return { state in state.load(fromByteOffset: offset, as: Value.self) }
   }
 }
 

@@ -41,6 +41,50 @@ import Wire
     try expectWrittenBack(text, as: AppSearchEvent.self)
   }
 
+  /// An event is read in one pass when `type` comes first and once; in any other order it
+  /// reads the same, and is refused the same.
+  @Test(arguments: [
+    (#"{"type":"set","value":5}"#, "set(5)"),
+    (#"{"value":5,"type":"set"}"#, "set(5)"),
+    (#"{"type":"set","value":1,"value":5}"#, "set(5)"),
+    (#"{"ty\u0070e":"incr\u0065ment"}"#, "increment"),
+    (#"{"type":"increment","type":"reset"}"#, "reset"),
+    (
+      #"{"type":"set","value":5,"type":"reset"}"#,
+      "event 'reset' has no field 'value' (at 'event.value'); it takes no fields"
+    ),
+    (
+      #"{"type":"set","by":1,"type":7}"#,
+      "field 'event.type' must be a string (one of: increment, decrement, reset, set), got number"
+    ),
+    (
+      #"{"type":"set","by":1,"value":2,"to":3}"#,
+      "event 'set' has no field 'by' (at 'event.by'); its fields are value"
+    ),
+    (
+      #"{"by":1,"type":"set"}"#,
+      "event 'set' has no field 'by' (at 'event.by'); its fields are value"
+    ),
+    (
+      #"{"type":"jump","by":1}"#,
+      "feature 'counter' has no event 'jump'; valid types: increment, decrement, reset, set"
+    ),
+    (#"{"value":5}"#, "missing field 'event.type' (one of: increment, decrement, reset, set)"),
+  ])
+  func membersReadInAnyOrder(text: String, outcome: String) {
+    let read = Array(text.utf8).withUnsafeBytes { bytes in
+      Result { () throws(EventRefusal) -> CounterEvent in
+        var cursor = JSONCursor(bytes)
+        try? cursor.readDocument()
+        return try CounterEvent.declaration.decode(cursor)
+      }
+    }
+    switch read {
+    case .success(let event): #expect("\(event)" == outcome)
+    case .failure(let refusal): #expect(refusal.message == outcome)
+    }
+  }
+
   @Test func everyDeclaredEventIsCoveredAndItsTagNamesItsCase() throws {
     try expectCovered(CounterEvent.self, Self.counterEvents)
     try expectCovered(SettingsEvent.self, Self.settingsEvents)
