@@ -18,11 +18,12 @@ import WireJSON
 /// are pushed (`Codable` stays for other uses, with the same text). Decoding starts from
 /// `initial` and reads the fields present, so a field added later needs no migration.
 public struct StateDeclaration<State: Sendable>: Sendable {
-  public let initial: State
   public let fields: [StateField<State>]
   /// The fields in the order they are written: by name, byte by byte. Of a type that does not
-  /// depend on `State`, so that writing a state looks up no generic metadata.
+  /// depend on `State`, and stored before `initial`, whose size does: writing a state looks up
+  /// no generic metadata.
   private let written: [WrittenField]
+  public let initial: State
 
   public init(initial: State, _ fields: StateField<State>...) {
     self.init(initial: initial, fields: fields)
