@@ -18,17 +18,17 @@ public final class Connection: Sendable {
   let fd: Int32
   private let waker: LoopWaker
   private let state = Locked(State())
-  /// Mirrors of `State` for the loop's per-frame check and for `queuedByteCount`,
-  /// written under the lock and read without it (advisory: used for backpressure).
+  /// The bytes queued or taken by the loop and not yet written: added to under the lock as
+  /// bytes are queued, subtracted from by the loop as it writes them (no lock per write), read
+  /// without the lock for the loop's per-frame check and `queuedByteCount` (backpressure).
   private let queuedTotal = Atomic(0)
+  /// Mirror of `State.closeRequested`, for the loop's per-frame check.
   private let closing = Atomic(false)
   /// Set by `holdFrames` while the delegate finishes a frame off the loop thread.
   private let holding = Atomic(false)
 
   struct State {
     var queue = OutboundQueue()
-    /// Bytes the loop has taken from `queue` but not yet written.
-    var inFlight = 0
     /// True from `schedule` until the loop takes the queue; avoids duplicate inbox entries.
     var scheduled = false
     var closeRequested = false
@@ -55,7 +55,7 @@ public final class Connection: Sendable {
     state.withLock { state in
       guard !state.closed, !state.closeRequested else { return }
       state.queue.appendReply(line)
-      publishTotal(state)
+      queuedTotal.add(line.count, ordering: .relaxed)
     }
   }
 
@@ -112,15 +112,13 @@ public final class Connection: Sendable {
   private func enqueue(_ body: (inout OutboundQueue) -> Void) {
     let needsSchedule = state.withLock { state -> Bool in
       guard !state.closed, !state.closeRequested else { return false }
+      let before = state.queue.byteCount
       body(&state.queue)
-      publishTotal(state)
+      // A push that replaces an unwritten one may shrink the queue.
+      queuedTotal.wrappingAdd(state.queue.byteCount - before, ordering: .relaxed)
       return markScheduled(&state)
     }
     if needsSchedule { waker.schedule(self) }
-  }
-
-  private func publishTotal(_ state: borrowing State) {
-    queuedTotal.store(state.queue.byteCount + state.inFlight, ordering: .relaxed)
   }
 
   private func markScheduled(_ state: inout State) -> Bool {
@@ -132,23 +130,20 @@ public final class Connection: Sendable {
   // MARK: Loop side
 
   /// Moves queued bytes into `out` (see `OutboundQueue.take`); after this, new replies and pushes
-  /// schedule the connection again. Returns whether a close was requested.
+  /// schedule the connection again. Returns whether a close was requested. (The bytes moved
+  /// stay counted in `queuedByteCount` until ``didWrite(_:)``.)
   func takeOutbound(into out: inout [UInt8], budget: Int) -> (moved: Int, closeRequested: Bool) {
     state.withLock { state in
       state.scheduled = false
       let moved = state.queue.take(into: &out, budget: budget)
-      state.inFlight += moved
       return (moved, state.closeRequested)
     }
   }
 
-  /// Records that the kernel accepted `count` bytes; returns the bytes still queued.
+  /// Records that the kernel accepted `count` bytes (taken with ``takeOutbound(into:budget:)``);
+  /// returns the bytes still queued or taken and unwritten. Loop thread only; no lock.
   func didWrite(_ count: Int) -> Int {
-    state.withLock { state in
-      state.inFlight -= count
-      publishTotal(state)
-      return state.queue.byteCount + state.inFlight
-    }
+    queuedTotal.wrappingSubtract(count, ordering: .relaxed).newValue
   }
 
   /// Whether the loop may deliver another frame: not when closing, and not while more
@@ -166,8 +161,7 @@ public final class Connection: Sendable {
     state.withLock { state in
       state.closed = true
       state.queue.removeAll()
-      state.inFlight = 0
-      publishTotal(state)
+      queuedTotal.store(0, ordering: .relaxed)
       closing.store(true, ordering: .relaxed)
     }
   }
