@@ -11,7 +11,7 @@ import BlocCore
 ///
 /// The common case skips the queue: an event the loop handled straight through while nothing
 /// was queued (``joinTurn(_:)``) leaves a ``TurnReply``, written when the loop turn ends, after
-/// its journal write (``writeTurnReplies(atTurnEnd:_:)``). Those come before every queued
+/// its journal write (``writeTurnReplies(_:_:)``). Those come before every queued
 /// reply: whatever is queued meanwhile waits behind a `.turn` item until they are written.
 final class ClientSession: Sendable {
   typealias Produce = @Sendable () -> [UInt8]
@@ -138,33 +138,38 @@ final class ClientSession: Sendable {
   }
 
   /// Takes the reply of an event handled straight through, to be written when the loop turn
-  /// ends: unless replies are queued (they would have to come first; the caller then queues
-  /// this one too). Returns nil then, else whether the session has its first turn reply (the
-  /// loop turn must then write them: ``LoopTurn``).
-  func joinTurn(_ reply: TurnReply) -> Bool? {
-    state.withLock { state -> Bool? in
-      guard state.isEmpty else { return nil }
-      // Replies still waiting for a store have a callback that writes the later ones too.
-      let first = !state.hasTurnReplies && !state.awaitingStore
+  /// that read it ends (the loop hands the turn's sessions to the dispatcher): unless replies
+  /// are queued (they would have to come first; the caller then queues this one too, and
+  /// false is returned).
+  func joinTurn(_ reply: TurnReply) -> Bool {
+    state.withLock { state -> Bool in
+      guard state.isEmpty else { return false }
       state.turn.append(reply)
-      return first
+      return true
     }
   }
 
   /// Writes the turn replies whose changes are stored (or refused), in order, then what was
-  /// queued behind them. `atTurnEnd`: called by the loop at the end of the turn that read
-  /// their requests (the loop flushes the connection then, so no wake-up is posted); else by
-  /// the callback of a store that came later.
-  func writeTurnReplies(atTurnEnd: Bool, _ statistics: DaemonStatistics) {
-    writeTurnReplies(atTurnEnd: atTurnEnd, afterStore: false, statistics)
+  /// queued behind them. Called by the loop at the end of the turn that read their requests
+  /// (the loop flushes the connection then, so no wake-up is posted); the replies show the
+  /// stored states in `stored`.
+  func writeTurnReplies(_ statistics: DaemonStatistics, _ stored: inout StoredStates) {
+    writeTurnReplies(atTurnEnd: true, statistics, &stored)
   }
 
+  /// ``writeTurnReplies(_:_:)``, or (not `atTurnEnd`) by the callback of a store that came
+  /// after the turn's end.
   private func writeTurnReplies(
-    atTurnEnd: Bool, afterStore: Bool, _ statistics: DaemonStatistics
+    atTurnEnd: Bool, _ statistics: DaemonStatistics, _ stored: inout StoredStates
   ) {
     var waitFor: TurnReply?
     let idle = state.withLock { state -> Bool in
-      if afterStore { state.awaitingStore = false }
+      if !atTurnEnd { state.awaitingStore = false }
+      guard state.hasTurnReplies || !atTurnEnd else { return false }
+      // Every reply ready is written into one buffer (the session's spare one), queued once.
+      var lines: [UInt8] = []
+      swap(&lines, &state.spare)
+      lines.removeAll(keepingCapacity: true)
       while state.hasTurnReplies {
         let reply = state.turn[state.turnHead]
         guard let final = reply.finalOutcome() else {
@@ -173,20 +178,21 @@ final class ClientSession: Sendable {
             state.awaitingStore = true
             waitFor = reply
           }
-          return false
+          break
         }
         statistics.count(final)
-        var buffer: [UInt8] = []
-        swap(&buffer, &state.spare)
-        let line = reply.line(final, reusing: consume buffer)
-        if atTurnEnd {
-          connection.queueTurnReply(line)
-        } else {
-          connection.queueReply(line)
-        }
-        if line.capacity <= 1 << 16 { state.spare = line }
+        reply.write(final, &stored, into: &lines)
         state.turnHead += 1
       }
+      if !lines.isEmpty {
+        if atTurnEnd {
+          connection.queueTurnReply(lines)
+        } else {
+          connection.queueReply(lines)
+        }
+      }
+      if lines.capacity <= 1 << 16 { state.spare = lines }
+      if state.hasTurnReplies { return false }
       state.turn.removeAll(keepingCapacity: state.turn.count <= 1024)
       state.turnHead = 0
       guard !state.isEmpty else {
@@ -206,7 +212,8 @@ final class ClientSession: Sendable {
     guard let waitFor else { return }
     tracker.begin()  // so that shutdown's drain waits for this reply too
     waitFor.feature.whenStored(waitFor.changed) { _ in
-      self.writeTurnReplies(atTurnEnd: false, afterStore: true, statistics)
+      var stored = StoredStates()
+      self.writeTurnReplies(atTurnEnd: false, statistics, &stored)
       self.tracker.end()
     }
   }

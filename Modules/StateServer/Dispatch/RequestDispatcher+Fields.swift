@@ -4,7 +4,11 @@ import Wire
 /// Reading a request's fields, each with the protocol error that says what is accepted.
 extension RequestDispatcher {
   func feature(of request: RequestHead) throws(WireError) -> Feature {
-    // Built only for an error message: this runs for every request.
+    // The common case: a name compared byte for byte with those served, no String made.
+    if let feature = request.withPlainFeatureName({ name in served.first { $0.isNamed(name) } }) {
+      return feature
+    }
+    // Built only for an error message.
     var known: String { registry.names.joined(separator: ", ") }
     let name = try request.withMember("feature") { value throws(WireError) in
       guard let value else {
@@ -18,7 +22,7 @@ extension RequestDispatcher {
       }
       return name
     }
-    guard let feature = registry.feature(named: name) else {
+    guard let feature = served.first(where: { $0.name == name }) else {
       throw WireError(.unknownFeature, "unknown feature '\(name.prefix(64))'; features: \(known)")
     }
     return feature

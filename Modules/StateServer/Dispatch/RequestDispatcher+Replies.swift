@@ -82,15 +82,35 @@ extension RequestDispatcher {
       return encodingFailure(id: id, feature, error)
     }
     var reply: ReplyWriter
-    if case .failed(let error) = outcome {
+    if case .failed = outcome {
       reply = ReplyWriter(
         id: id, ok: false, capacity: snapshot.json.count + 128, reusing: consume buffer)
-      // A change that could not be stored is the daemon's failure, not the event's.
-      let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
-      reply.error(WireError(code, String(describing: error)))
     } else {
       reply = ReplyWriter(
         id: id, ok: true, capacity: snapshot.json.count + 64, reusing: consume buffer)
+    }
+    return finishOutcomeReply(&reply, outcome, snapshot)
+  }
+
+  /// The reply to a `send` showing `snapshot` (the feature's stored state), written after the
+  /// lines already in `buffer`: the replies of one connection's turn share one buffer.
+  static func outcomeReply(
+    id: RequestID?, _ outcome: EventOutcome, _ snapshot: StateSnapshot,
+    appendingTo buffer: consuming [UInt8]
+  ) -> [UInt8] {
+    var isFailure = false
+    if case .failed = outcome { isFailure = true }
+    var reply = ReplyWriter(id: id, ok: !isFailure, appendingTo: buffer)
+    return finishOutcomeReply(&reply, outcome, snapshot)
+  }
+
+  private static func finishOutcomeReply(
+    _ reply: inout ReplyWriter, _ outcome: EventOutcome, _ snapshot: StateSnapshot
+  ) -> [UInt8] {
+    if case .failed(let error) = outcome {
+      // A change that could not be stored is the daemon's failure, not the event's.
+      let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
+      reply.error(WireError(code, String(describing: error)))
     }
     reply.outcome(outcome, snapshot)
     return reply.finish()

@@ -1,7 +1,6 @@
 import BlocCore
 import BlocJournal
 import Dispatch
-import Synchronization
 import Wire
 
 /// Protocol v1 on top of the transport: parses each frame, runs the op against the
@@ -45,14 +44,10 @@ public final class RequestDispatcher: ConnectionDelegate {
   private let largeFrames: DispatchQueue
   /// Gathers the changes of each loop turn into one write (the daemon's journal).
   private let batching: (any WriteBatching)?
-  /// The connections whose frames the current loop turn delivered (a count that only tells
-  /// one from several), and the last of them.
-  private let turnConnections = Atomic<Int>(0)
-  private let turnLastConnection = Atomic<UInt64>(0)
   /// Whether events may run straight through the loop turn (else every one is queued).
   public let straightThrough: Bool
-  /// The sessions with replies of events the current turn handled straight through.
-  private let turn = LoopTurn()
+  /// The registry's features, fixed once the dispatcher is made: read without a lock.
+  let served: [Feature]
 
   /// - Parameter largeFrameQueue: where large frames are parsed and run; by default a serial
   ///   queue of the dispatcher's own, so they never crowd the machine. (Tests pass a suspended
@@ -78,6 +73,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     largeFrames = largeFrameQueue ?? DispatchQueue(label: "state-server.large-frames")
     self.batching = batching
     self.registry = registry
+    served = registry.servedFeatures()
     self.version = version
     self.maxFrameBytes = maxFrameBytes
     self.largeFrameBytes = largeFrameBytes
@@ -99,17 +95,21 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   // MARK: ConnectionDelegate
 
-  public func connectionOpened(_ connection: Connection) {
+  public func openSession(for connection: Connection) -> AnyObject? {
     let session = ClientSession(connection: connection, tracker: tracker)
     sessions.withLock { $0[connection.id] = session }
     logger.debug("client \(connection.id) connected (pid \(connection.peer.pid))")
+    return session
   }
 
   public func connection(_ connection: Connection, didReceive frame: [UInt8]) {
-    guard let session = sessions.withLock({ $0[connection.id] }) else { return }
-    if turnLastConnection.exchange(connection.id, ordering: .relaxed) != connection.id {
-      turnConnections.add(1, ordering: .relaxed)
-    }
+    self.connection(connection, session: sessions.withLock { $0[connection.id] }, didReceive: frame)
+  }
+
+  public func connection(
+    _ connection: Connection, session: AnyObject?, didReceive frame: [UInt8]
+  ) {
+    guard let session = session as? ClientSession else { return }
     guard frame.count >= largeFrameBytes else {
       process(frame, session, onLoop: true)
       return
@@ -165,21 +165,25 @@ public final class RequestDispatcher: ConnectionDelegate {
   }
 
   public func loopTurnWillBegin() {
-    turnConnections.store(0, ordering: .relaxed)
-    turnLastConnection.store(0, ordering: .relaxed)
     batching?.beginBatch()
   }
 
   public func loopTurnDidEnd() {
+    loopTurnDidEnd(sessions: [])
+  }
+
+  public func loopTurnDidEnd(sessions turnSessions: [AnyObject]) {
     // One client alone waits for this batch: write it here, without a hand-off. Several: let
     // the storage sync it beside the loop, which serves them meanwhile.
-    batching?.commitBatch(othersWaiting: turnConnections.load(ordering: .relaxed) > 1)
-    // Then the replies of the events handled straight through (a change the batch did not
-    // store yet, being synced beside the loop, is replied to once it is).
-    let sessions = turn.takeSessions()
-    guard !sessions.isEmpty else { return }
-    for session in sessions { session.writeTurnReplies(atTurnEnd: true, statistics) }
-    turn.recycle(sessions)
+    batching?.commitBatch(othersWaiting: turnSessions.count > 1)
+    // Then the replies of the events handled straight through, by the sessions the turn read
+    // (a change the batch did not store yet, being synced beside the loop, is replied to once
+    // it is). Each feature's stored state is read once for all of them.
+    guard straightThrough, !turnSessions.isEmpty else { return }
+    var stored = StoredStates()
+    for case let session as ClientSession in turnSessions {
+      session.writeTurnReplies(statistics, &stored)
+    }
   }
 
   public func connectionClosed(_ connection: Connection) {
@@ -290,10 +294,8 @@ public final class RequestDispatcher: ConnectionDelegate {
         known: outcome, whenResolved: { $0(outcome) }, outcomeProducer(id: id, feature))
     case .handled(let outcome, let changed):
       let reply = TurnReply(id: id, feature: feature, outcome: outcome, changed: changed)
-      if let first = session.joinTurn(reply) {
-        if first { turn.add(session) }
-        return
-      }
+      // Written when the loop turn ends (loopTurnDidEnd(sessions:)).
+      if session.joinTurn(reply) { return }
       // An earlier reply of this connection is queued: this one waits behind it, and for
       // its change to be stored.
       session.respond(

@@ -21,6 +21,8 @@ public struct StateSnapshot: Sendable, Equatable {
 /// Created by ``FeatureRegistry/register(_:_:)``.
 public final class Feature: Sendable {
   public let name: String
+  /// The name's UTF-8, to compare with a request's bytes (``isNamed(_:)``).
+  private let nameBytes: [UInt8]
   public let summary: String
   /// The events, in the order the feature declares them.
   public let events: [EventShape]
@@ -57,6 +59,7 @@ public final class Feature: Sendable {
     storedSnapshot: @escaping @Sendable () throws -> StateSnapshot
   ) {
     name = description.name
+    nameBytes = Array(description.name.utf8)
     summary = description.summary
     let declaration = Description.Event.declaration
     events = declaration.shapes
@@ -95,6 +98,11 @@ public final class Feature: Sendable {
         bloc.addObserver(EventTracker<Description.Event, Description.State>(report: report))
       },
       uninstall: { token in bloc.removeObserver(token) })
+  }
+
+  /// Whether `bytes` spell the feature's name (in UTF-8).
+  func isNamed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    bytes.elementsEqual(nameBytes)
   }
 
   /// The valid event type names, in declaration order.

@@ -12,9 +12,15 @@ import Wire
 /// registry.register(CounterFeature.self, CounterBloc(storage: storage))
 /// ```
 ///
-/// Register every feature before the server starts; names are unique.
+/// Register every feature before making the dispatcher that serves them; names are unique.
 public final class FeatureRegistry: Sendable {
-  private let entries = Locked<[Feature]>([])
+  private let entries = Locked<Entries>(Entries())
+
+  private struct Entries {
+    var features: [Feature] = []
+    /// Set once a dispatcher serves them (``servedFeatures()``): no feature may be added then.
+    var served = false
+  }
 
   public init() {}
 
@@ -62,17 +68,29 @@ public final class FeatureRegistry: Sendable {
     precondition(Self.isValidName(name), "feature name '\(name)' must be [A-Za-z0-9._-]+")
     entries.withLock { entries in
       precondition(
-        !entries.contains { $0.name == name }, "feature '\(name)' is registered twice")
-      entries.append(feature)
+        !entries.served,
+        "feature '\(name)' is registered after the dispatcher was made; register every feature first"
+      )
+      precondition(
+        !entries.features.contains { $0.name == name }, "feature '\(name)' is registered twice")
+      entries.features.append(feature)
     }
   }
 
   /// Every feature, in registration order.
-  public var features: [Feature] { entries.withLock { $0 } }
+  public var features: [Feature] { entries.withLock { $0.features } }
+
+  /// Every feature, fixed from now on: a dispatcher keeps them, to read them without a lock.
+  func servedFeatures() -> [Feature] {
+    entries.withLock { entries in
+      entries.served = true
+      return entries.features
+    }
+  }
 
   /// The feature named `name`, or nil.
   public func feature(named name: String) -> Feature? {
-    entries.withLock { entries in entries.first { $0.name == name } }
+    entries.withLock { entries in entries.features.first { $0.name == name } }
   }
 
   /// The names of every feature, in registration order.

@@ -4,8 +4,18 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
   /// A client passed the credential check. Default: nothing.
   func connectionOpened(_ connection: Connection)
 
+  /// A client passed the credential check: returns what the delegate keeps for it (its
+  /// session), which the loop holds while the connection is open and hands back with each of
+  /// its frames and at the end of each turn that delivered some: no lookup per frame, no lock.
+  /// Default: ``connectionOpened(_:)``, and nil.
+  func openSession(for connection: Connection) -> AnyObject?
+
   /// One complete frame (without "\n"), in the order the client sent it.
   func connection(_ connection: Connection, didReceive frame: [UInt8])
+
+  /// ``connection(_:didReceive:)``, with the connection's session (``openSession(for:)``).
+  /// Default: ``connection(_:didReceive:)``.
+  func connection(_ connection: Connection, session: AnyObject?, didReceive frame: [UInt8])
 
   /// The client sent a frame longer than the limit. Send the error reply from within
   /// this call: the connection is closed right after it is flushed.
@@ -27,10 +37,27 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
   /// waits. Finish work gathered over the turn here (the daemon writes the turn's changes to
   /// its journal in one batch). Default: nothing.
   func loopTurnDidEnd()
+
+  /// ``loopTurnDidEnd()``, with the sessions (``openSession(for:)``) of the connections whose
+  /// frames the turn delivered, each once, in the order of their first frame: the loop flushes
+  /// those connections next, so replies queued for them with `Connection.queueTurnReply` need
+  /// no wake-up. Default: ``loopTurnDidEnd()``.
+  func loopTurnDidEnd(sessions: [AnyObject])
 }
 
 extension ConnectionDelegate {
   public func connectionOpened(_ connection: Connection) {}
+
+  public func openSession(for connection: Connection) -> AnyObject? {
+    connectionOpened(connection)
+    return nil
+  }
+
+  public func connection(
+    _ connection: Connection, session: AnyObject?, didReceive frame: [UInt8]
+  ) {
+    self.connection(connection, didReceive: frame)
+  }
 
   public func connectionDidReachEndOfInput(_ connection: Connection) {
     connection.close()
@@ -41,4 +68,6 @@ extension ConnectionDelegate {
   public func loopTurnWillBegin() {}
 
   public func loopTurnDidEnd() {}
+
+  public func loopTurnDidEnd(sessions: [AnyObject]) { loopTurnDidEnd() }
 }

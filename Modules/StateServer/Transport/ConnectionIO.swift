@@ -4,6 +4,8 @@ import Wire
 /// interest flags. Touched only on the loop thread, hence a plain class.
 final class ConnectionIO {
   let connection: Connection
+  /// The delegate's object for the connection (``ConnectionDelegate/openSession(for:)``).
+  var session: AnyObject?
   var fd: Int32 { connection.fd }
   var framer: LineFramer
 

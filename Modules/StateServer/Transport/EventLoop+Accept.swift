@@ -56,7 +56,7 @@ extension EventLoop {
     }
     connections[index] = io
     openCount += 1
-    delegate.connectionOpened(connection)
+    io.session = delegate.openSession(for: connection)
   }
 
   /// Tells a foreign uid why, in the protocol's error shape, and hangs up.

@@ -86,8 +86,9 @@ extension EventLoop {
         if !io.deliveredInTurn {
           io.deliveredInTurn = true
           delivered.append(io)
+          if let session = io.session { turnSessions.append(session) }
         }
-        delegate.connection(connection, didReceive: frame)
+        delegate.connection(connection, session: io.session, didReceive: frame)
         if frame.capacity > Self.readChunkBytes { frame = [] }
       case .oversized(let byteCount):
         delegate.connection(connection, didReceiveOversizedFrame: byteCount)

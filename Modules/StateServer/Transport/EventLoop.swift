@@ -44,6 +44,9 @@ final class EventLoop {
   /// replies, written at the turn's end, are flushed without an inbox entry.
   var delivered: [ConnectionIO] = []
   var deliveredScratch: [ConnectionIO] = []
+  /// The sessions of the connections `delivered` got since the delegate was last told a turn
+  /// ended (``ConnectionDelegate/loopTurnDidEnd(sessions:)``).
+  var turnSessions: [AnyObject] = []
 
   enum Phase {
     case running
@@ -101,7 +104,7 @@ final class EventLoop {
       }
       // Replies this produces (a journal batch written here) are flushed by the next
       // `processInbox`, which runs before the loop can sleep.
-      delegate.loopTurnDidEnd()
+      endTurn()
     }
     stopListening()
     listener.release()
@@ -141,11 +144,17 @@ final class EventLoop {
         if io.readingHeld, !connection.isHoldingFrames { resumeHeldFrames(io) }
         if io.isOpen, !io.peerHungUp, !io.waitingForWritable { flush(io) }
       }
-      delegate.loopTurnDidEnd()
+      endTurn()
       readyScratch.removeAll(keepingCapacity: true)
     }
     if flags.shutdown { beginShutdown() }
     if flags.drained { beginFlushing() }
+  }
+
+  /// Tells the delegate the turn ended, with the sessions it delivered frames to.
+  private func endTurn() {
+    delegate.loopTurnDidEnd(sessions: turnSessions)
+    turnSessions.removeAll(keepingCapacity: turnSessions.capacity <= 4096)
   }
 
   /// The loop's state for `connection` if it is still open (descriptors get reused).

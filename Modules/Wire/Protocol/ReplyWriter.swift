@@ -17,6 +17,18 @@ public struct ReplyWriter {
     id: RequestID?, ok: Bool, capacity: Int = 128, reusing buffer: consuming [UInt8] = []
   ) {
     writer = JSONWriter(reusing: buffer, capacity: capacity)
+    begin(id: id, ok: ok)
+  }
+
+  /// A reply written after the lines already in `buffer` (which is not emptied), so that
+  /// several replies share one buffer: ``finish()`` returns them all.
+  public init(id: RequestID?, ok: Bool, appendingTo buffer: consuming [UInt8]) {
+    writer = JSONWriter(capacity: 0)
+    writer.bytes = consume buffer
+    begin(id: id, ok: ok)
+  }
+
+  private mutating func begin(id: RequestID?, ok: Bool) {
     writer.byte(.openBrace)
     switch id {
     case .number(let value)?:

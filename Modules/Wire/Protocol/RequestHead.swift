@@ -105,6 +105,26 @@ public struct RequestHead: Sendable {
     return try found.get()
   }
 
+  /// Runs `body` with the bytes of the `feature` member's text when it is a string written
+  /// without escapes (as a feature's name of letters, digits, `.`, `-` and `_` always is),
+  /// else returns nil: to find the feature without making a `String` per request.
+  @inlinable
+  public func withPlainFeatureName<Result>(
+    _ body: (UnsafeRawBufferPointer) -> Result?
+  ) -> Result? {
+    guard feature >= 0 else { return nil }
+    return frame.withUnsafeBytes { bytes -> Result? in
+      // The frame is a checked document: a string's closing quote comes before its end.
+      guard bytes[feature] == UInt8(ascii: "\"") else { return nil }
+      var index = feature + 1
+      while bytes[index] != UInt8(ascii: "\"") {
+        if bytes[index] == UInt8(ascii: "\\") { return nil }
+        index += 1
+      }
+      return body(UnsafeRawBufferPointer(rebasing: bytes[(feature + 1)..<index]))
+    }
+  }
+
   /// The member `name` as a tree, or nil when absent: for the ops whose members are small or
   /// of any type (`select`, `features`, `seq`, `state`).
   public subscript(name: String) -> JSON? {
