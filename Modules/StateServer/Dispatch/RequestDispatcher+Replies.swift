@@ -100,7 +100,7 @@ extension RequestDispatcher {
   ) -> [UInt8] {
     var isFailure = false
     if case .failed = outcome { isFailure = true }
-    var reply = ReplyWriter(id: id, ok: !isFailure, appendingTo: buffer)
+    var reply = ReplyWriter(id: id, ok: !isFailure, appendingTo: consume buffer)
     return finishOutcomeReply(&reply, outcome, snapshot)
   }
 

@@ -32,7 +32,8 @@ struct TurnReply: Sendable {
       let snapshot = try stored.snapshot(of: feature, including: changed)
       var lines: [UInt8] = []
       swap(&lines, &buffer)
-      buffer = RequestDispatcher.outcomeReply(id: id, final, snapshot, appendingTo: lines)
+      buffer = RequestDispatcher.outcomeReply(
+        id: id, final, snapshot, appendingTo: consume lines)
     } catch {
       buffer.append(contentsOf: RequestDispatcher.encodingFailure(id: id, feature, error))
     }

@@ -16,7 +16,7 @@ public struct ReplyWriter {
   public init(
     id: RequestID?, ok: Bool, capacity: Int = 128, reusing buffer: consuming [UInt8] = []
   ) {
-    writer = JSONWriter(reusing: buffer, capacity: capacity)
+    writer = JSONWriter(reusing: consume buffer, capacity: capacity)
     begin(id: id, ok: ok)
   }
 
