@@ -75,7 +75,12 @@ extension JournalStorage {
       let error = writeBatch(batch)
       if error == nil {
         values.withLock { values in
-          for change in batch.changes { values[change.key] = change.value }
+          // A bloc's changes come one after another: only the last of a run of one key stays.
+          let changes = batch.changes
+          for (index, change) in changes.enumerated()
+          where index + 1 == changes.count || changes[index + 1].key != change.key {
+            values[change.key] = change.value
+          }
         }
         if limits.history > 0 { retain(batch.changes) }
       }
@@ -130,19 +135,27 @@ extension JournalStorage {
   func retain(_ changes: [(key: String, value: Data?)]) {
     let limit = limits.history
     retained.withLock { retained in
+      // Where the key of the change before is, while no key came or went: a bloc's changes
+      // come one after another, so its key is looked up once per batch.
+      var last: (key: String, index: Dictionary<String, RetainedValues>.Index)?
       for change in changes {
         guard let value = change.value else {
           retained[change.key] = nil
+          last = nil
           continue
         }
         // In place, and without `subscript(_:default:)`, whose default is a closure allocated
         // on every call.
-        if let index = retained.index(forKey: change.key) {
+        if let last, last.key == change.key {
+          retained.values[last.index].append(value)
+        } else if let index = retained.index(forKey: change.key) {
           retained.values[index].append(value)
+          last = (change.key, index)
         } else {
           var values = RetainedValues(limit: limit)
           values.append(value)
           retained[change.key] = values
+          last = nil
         }
       }
     }
