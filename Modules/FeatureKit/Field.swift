@@ -19,12 +19,8 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
   /// Whether `read` gets a null (else null counts as absent).
   let readsNull: Bool
   /// Writes a value as the event's JSON carries it (`monitor`, the journal's record).
-  var write: @Sendable (Value, inout JSONWriter) throws -> Void = { value, json in
-    guard let writable = value as? any JSONWritable else {
-      throw JSONWriter.Unwritable(type: String(reflecting: Value.self))
-    }
-    try writable.write(to: &json)
-  }
+  /// By default the value's own ``JSONWritable`` writing, found once for the type.
+  var write: @Sendable (Value, inout JSONWriter) throws -> Void
 
   /// Whether a value is nil, for a field of an `Optional` type (nil otherwise): the event's
   /// JSON leaves such a field out.
@@ -50,6 +46,29 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
       isNone = Self.noneTest(optional)
     } else {
       isNone = nil
+    }
+    if let writable = Value.self as? any JSONWritable.Type {
+      write = Self.writer(writable)
+    } else {
+      // An existential, say: what each value is decides.
+      write = { value, json in
+        guard let writable = value as? any JSONWritable else {
+          throw JSONWriter.Unwritable(type: String(reflecting: Value.self))
+        }
+        try writable.write(to: &json)
+      }
+    }
+  }
+
+  /// Writes a value through `Writable`'s conformance: `Writable` is `Value` itself, found by
+  /// the cast above, so its memory is read as what it is.
+  private static func writer<Writable: JSONWritable>(
+    _: Writable.Type
+  ) -> @Sendable (Value, inout JSONWriter) throws -> Void {
+    { value, json in
+      try withUnsafePointer(to: value) { value in
+        try UnsafeRawPointer(value).assumingMemoryBound(to: Writable.self).pointee.write(to: &json)
+      }
     }
   }
 
