@@ -186,7 +186,7 @@ final class ClientSession: Sendable {
       }
       if !lines.isEmpty {
         if atTurnEnd {
-          connection.queueTurnReply(lines)
+          connection.queueTurnReplies(&lines)
         } else {
           connection.queueReply(lines)
         }

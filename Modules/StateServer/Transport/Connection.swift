@@ -50,13 +50,15 @@ public final class Connection: Sendable {
 
   /// ``queueReply(_:)`` from the delegate's `loopTurnDidEnd`, for a connection whose frames
   /// that turn delivered: the loop flushes those after the turn by itself, so no wake-up is
-  /// posted to its inbox.
-  func queueTurnReply(_ line: [UInt8]) {
+  /// posted to its inbox. `lines` (one or more reply lines) is handed over without a copy when
+  /// the queue can take its storage; it comes back empty.
+  func queueTurnReplies(_ lines: inout [UInt8]) {
     state.withLock { state in
       guard !state.closed, !state.closeRequested else { return }
-      state.queue.appendReply(line)
-      queuedTotal.add(line.count, ordering: .relaxed)
+      queuedTotal.add(lines.count, ordering: .relaxed)
+      state.queue.appendReplies(&lines)
     }
+    lines.removeAll(keepingCapacity: true)
   }
 
   /// Queues a push in a latest-wins slot named `key` (e.g. a watched feature): if an

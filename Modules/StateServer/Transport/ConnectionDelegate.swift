@@ -40,7 +40,7 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
 
   /// ``loopTurnDidEnd()``, with the sessions (``openSession(for:)``) of the connections whose
   /// frames the turn delivered, each once, in the order of their first frame: the loop flushes
-  /// those connections next, so replies queued for them with `Connection.queueTurnReply` need
+  /// those connections next, so replies queued for them with `Connection.queueTurnReplies` need
   /// no wake-up. Default: ``loopTurnDidEnd()``.
   func loopTurnDidEnd(sessions: [AnyObject])
 }

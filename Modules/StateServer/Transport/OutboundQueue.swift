@@ -29,6 +29,19 @@ struct OutboundQueue {
     byteCount += line.count
   }
 
+  /// Appends reply lines, taking `lines`' storage when no reply waits (no copy); `lines` comes
+  /// back empty, with the storage the queue had (buffers go round: a writer's, the queue's,
+  /// the loop's write buffer, and back).
+  mutating func appendReplies(_ lines: inout [UInt8]) {
+    byteCount += lines.count
+    if tail.isEmpty {
+      swap(&tail, &lines)
+    } else {
+      tail.append(contentsOf: lines)
+    }
+    lines.removeAll(keepingCapacity: true)
+  }
+
   /// Returns true when the push took a new slot, false when it replaced an unwritten one.
   @discardableResult
   mutating func appendPush(_ line: [UInt8], key: String) -> Bool {
