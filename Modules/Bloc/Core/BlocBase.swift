@@ -113,8 +113,12 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     for entry in BlocObservers.observers(for: .create) { entry.observer.onCreate(self) }
     if let issue { reportError(issue) }
     if let migration {
-      if keepsEveryChange { migration.record(state, sequence: stored &+ 1, cause: .migration) }
-      migration.schedule(state, sequence: stored &+ 1, owner: self)
+      let sequence = stored &+ 1
+      let stage =
+        keepsEveryChange
+        ? migration.recordAndClaim(state, sequence: sequence, cause: .migration, owner: self)
+        : migration.claim(state, sequence: sequence, owner: self)
+      if stage { migration.stageWithSink() }
     }
   }
 
@@ -234,13 +238,20 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       if recordHistory, core.history != nil { core.history!.record(core.state) }
       core.state = next
       core.sequence &+= 1
-      // Noted under the lock, so the storage's history has every change, in order.
-      if keepsEveryChange { persister?.record(next, sequence: core.sequence, cause: cause()) }
+      // Handed to the persister under the lock, so changes reach it in order (the storage's
+      // history has every change), in one trip to its lock.
+      var stage = false
+      if let persister {
+        stage =
+          keepsEveryChange
+          ? persister.recordAndClaim(next, sequence: core.sequence, cause: cause(), owner: self)
+          : persister.claim(next, sequence: core.sequence, owner: self)
+      }
       publishedSequence.store(core.sequence, ordering: .relaxed)
       return .applied(
         Applied(
           change: change, sequence: core.sequence, woken: takeWaiters(&core, for: next),
-          taps: core.taps, listeners: core.listeners))
+          taps: core.taps, listeners: core.listeners, stage: stage))
     }
     let applied: Applied
     switch attempt {
@@ -251,7 +262,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     }
     let change = applied.change
     let sequence = applied.sequence
-    if isPersisted { schedule(change.next, sequence: sequence) }
+    if applied.stage { persister?.stageWithSink() }
     if !applied.taps.isEmpty { tell(applied.taps, change) }
     announce(change)
     onChange(change)
@@ -275,11 +286,6 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     for entry in taps { entry.tap(.change(change)) }
   }
 
-  /// Hands a changed state to the persister.
-  @inlinable final func schedule(_ state: State, sequence: UInt64) {
-    persister?.schedule(state, sequence: sequence, owner: self)
-  }
-
   @usableFromInline enum Attempt {
     case closed, unchanged
     case applied(Applied)
@@ -291,11 +297,14 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     @usableFromInline let woken: [Waiter]
     @usableFromInline let taps: [TapEntry]
     @usableFromInline let listeners: [Listener<State>]
+    /// The persister must stage itself with its sink (``Persister/stageWithSink()``).
+    @usableFromInline let stage: Bool
 
     @inlinable init(
       change: Change<State>, sequence: UInt64, woken: [Waiter], taps: [TapEntry],
-      listeners: [Listener<State>]
+      listeners: [Listener<State>], stage: Bool = false
     ) {
+      self.stage = stage
       self.change = change
       self.sequence = sequence
       self.woken = woken

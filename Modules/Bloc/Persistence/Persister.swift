@@ -12,7 +12,7 @@ import Foundation
 /// last stored one (``BlocBase/rollBack(_:)``), and every change up to the rollback fails, so a change
 /// refused once can never be stored later, and nobody is told of a state that is not stored.
 @usableFromInline final class Persister<State: Sendable & Equatable>: StagedState {
-  // Read and written by `schedule` and `whenStored`, which are inlined into the client so that
+  // Read and written by `claim` and `whenStored`, which are inlined into the client so that
   // the per-change path is specialised for the state type (no runtime metadata lookups).
   @usableFromInline struct Progress {
     @usableFromInline var pending: (sequence: UInt64, state: State)?
@@ -55,6 +55,23 @@ import Foundation
       let ready = waiters.filter { $0.sequence <= sequence }
       waiters.removeAll { $0.sequence <= sequence }
       return ready
+    }
+
+    /// Makes `state` the pending one (``Persister/claim(_:sequence:owner:)``); true when the
+    /// persister must stage itself.
+    @inlinable mutating func claim(
+      _ state: State, sequence: UInt64, owner: BlocBase<State>
+    ) -> Bool {
+      // A change racing a rollback that already covers it: it failed with the others.
+      if sequence <= abandonedThrough { return false }
+      // Never an older state after a newer one.
+      if sequence <= scheduled { return false }
+      scheduled = sequence
+      pending = (sequence, state)
+      if writing { return false }
+      writing = true
+      self.owner = owner
+      return true
     }
 
     @inlinable func failure(of sequence: UInt64) -> PersistenceError? {
@@ -120,15 +137,6 @@ import Foundation
     keepsEveryChange = historyLimit > 0
   }
 
-  /// Notes change `sequence` with its cause and the time now, for the write that stores it.
-  /// Called under the bloc's lock, so changes are noted in order (when ``keepsEveryChange``).
-  @usableFromInline func record(_ state: State, sequence: UInt64, cause: ChangeCause) {
-    let time = Self.now()
-    progress.withLock { progress in
-      progress.backlog.append(Recorded(sequence: sequence, state: state, cause: cause, time: time))
-    }
-  }
-
   /// Milliseconds since 1970 (UTC).
   static func now() -> Int64 {
     var now = timespec()
@@ -146,22 +154,24 @@ import Foundation
   /// The state in a stored value (migrated when older).
   func decode(_ data: Data) throws -> State { try persistence.decodeStored(data).state }
 
-  /// Stores `state`, the bloc `owner`'s change number `sequence`, with the sink's next write.
-  @inlinable func schedule(_ state: State, sequence: UInt64, owner: BlocBase<State>) {
-    let stage = progress.withLock { progress -> Bool in
-      // A change racing a rollback that already covers it: it failed with the others.
-      if sequence <= progress.abandonedThrough { return false }
-      // Two changes can reach here out of order (applied under the bloc's lock, scheduled
-      // after it): an older one must never be written after a newer one.
-      if sequence <= progress.scheduled { return false }
-      progress.scheduled = sequence
-      progress.pending = (sequence, state)
-      if progress.writing { return false }
-      progress.writing = true
-      progress.owner = owner
-      return true
+  /// Makes `state`, the bloc `owner`'s change number `sequence`, the one the next write stores; true when the persister must now stage
+  /// itself with the sink (``stageWithSink()``, outside the bloc's lock). Called under the
+  /// bloc's lock (``BlocBase/apply(recordHistory:reportingClose:cause:announce:_:)``), so
+  /// changes arrive in order, in one trip to this lock per change.
+  @inlinable func claim(_ state: State, sequence: UInt64, owner: BlocBase<State>) -> Bool {
+    progress.withLock { $0.claim(state, sequence: sequence, owner: owner) }
+  }
+
+  /// ``claim(_:sequence:owner:)``, and notes the change with its cause and the time now for
+  /// the write that stores it (when ``keepsEveryChange``): one trip to the lock.
+  @usableFromInline func recordAndClaim(
+    _ state: State, sequence: UInt64, cause: ChangeCause, owner: BlocBase<State>
+  ) -> Bool {
+    let time = Self.now()
+    return progress.withLock { progress in
+      progress.backlog.append(Recorded(sequence: sequence, state: state, cause: cause, time: time))
+      return progress.claim(state, sequence: sequence, owner: owner)
     }
-    if stage { stageWithSink() }
   }
 
   /// Out of line: the sink sees the persister through a protocol this module keeps to itself.
