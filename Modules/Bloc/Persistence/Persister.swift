@@ -31,6 +31,8 @@ import Foundation
     var backlog: [Recorded] = []
     /// The buffer stored values are written in, between writes (``takeForWrite()``).
     var scratch: [UInt8] = []
+    /// What a write asks for besides the state, read with it.
+    var hooks = WriteHooks()
     /// The bloc, held while a write is staged or in flight and only then: it is told of the
     /// write's result, and a bloc dropped meanwhile still has its last change stored. (The
     /// bloc holds its persister, so holding it always would be a cycle; a weak reference would
@@ -107,21 +109,6 @@ import Foundation
   private let persistence: Persistence<State>
   @usableFromInline let progress: Locked<Progress>
   private let sink: any StateSink
-  /// What a write asks for besides the state, read once per write: who sees each state's JSON
-  /// as it is written for storage, and the writer of the bloc's events.
-  private let hooks = Locked(Hooks())
-
-  /// Closures in a struct: a bare optional closure read through the lock's `inout` would be
-  /// re-wrapped in a thunk on every read, each wrapping the last.
-  private struct Hooks {
-    var shareText: TextHook?
-    var events: EventWriter?
-  }
-
-  private struct TextHook {
-    let share: @Sendable (UInt64, ArraySlice<UInt8>) -> Void
-  }
-
   /// Whether every change is stored as a value of its own, with its cause and time (the
   /// storage keeps history: ``ChangeHistoryStorage``), rather than only the newest state of
   /// each write.
@@ -187,6 +174,7 @@ import Foundation
     var noted: (cause: ChangeCause, time: Int64)?
     var earlier: [Recorded] = []
     var bytes: [UInt8] = []
+    var hooks = WriteHooks()
     let next = progress.withLock { progress -> (sequence: UInt64, state: State)? in
       guard let pending = progress.pending else {
         released = progress.endWriting()
@@ -194,6 +182,7 @@ import Foundation
       }
       progress.pending = nil
       swap(&bytes, &progress.scratch)
+      hooks = progress.hooks
       guard keepsEveryChange else { return pending }
       // Every change up to the newest goes into this write, each a value of its own: the
       // newest with the pending state, the others (when several changes share the write)
@@ -224,7 +213,6 @@ import Foundation
     }
     let key = persistence.key
     do {
-      let hooks = hooks.withLock { $0 }
       // One buffer for every change of this write, kept from write to write (it comes back
       // with the write's result); each value is copied out of it once, into the `Data` the
       // storage keeps.
@@ -254,13 +242,13 @@ import Foundation
 
   /// From now on `hook` sees each state's JSON as it is written for storage.
   func shareText(with hook: @escaping @Sendable (UInt64, ArraySlice<UInt8>) -> Void) {
-    hooks.withLock { $0.shareText = TextHook(share: hook) }
+    progress.withLock { $0.hooks.shareText = TextHook(share: hook) }
   }
 
   /// The bloc's events are `Event`s: written by a writer decided once (``EventWriter``).
   func writeEvents<Event>(of _: Event.Type) {
     let events = EventWriter.of(Event.self)
-    hooks.withLock { $0.events = events }
+    progress.withLock { $0.hooks.events = events }
   }
 
   /// Waits until `sequence` (or a later one) is stored; returns the error if that write failed.
@@ -354,12 +342,26 @@ import Foundation
       // Shown as stored before anyone can learn it is: a waiter released (here, or by a
       // `whenStored` racing this) must find the stored state already showing it.
       owner?.publishStored(sequence, state)
-      let ready = progress.withLock { progress in
+      var released: BlocBase<State>?  // let go of outside the lock
+      // One trip to the lock: the write's waiters, and whether a state came meanwhile (for
+      // the sink's next write) or the persister is done writing (then whoever still waits,
+      // for a change never scheduled, learns this write's result).
+      let (ready, again) = progress.withLock { progress -> ([StoreWaiter], Bool) in
         progress.lastError = nil
         progress.durable = max(progress.durable, sequence)
-        return progress.takeWaiters(through: sequence)
+        var ready = progress.takeWaiters(through: sequence)
+        if progress.pending != nil { return (ready, true) }
+        released = progress.endWriting()
+        if !progress.waiters.isEmpty {
+          ready += progress.waiters
+          progress.waiters = []
+        }
+        return (ready, false)
       }
       for waiter in ready { waiter.notify(nil) }
+      if again { stageWithSink() }
+      withExtendedLifetime(released) {}
+      return
     }
     // A state that came meanwhile goes into the sink's next write.
     var released: BlocBase<State>?  // let go of outside the lock
@@ -388,6 +390,19 @@ import Foundation
     error as? PersistenceError ?? .writeFailed(key: key, reason: String(describing: error))
   }
 
+}
+
+/// What a persister's write asks for besides the state: who sees each state's JSON as it is
+/// written for storage, and the writer of the bloc's events. Closures in structs: a bare
+/// optional closure read through a lock's `inout` would be re-wrapped in a thunk on every
+/// read, each wrapping the last.
+struct WriteHooks {
+  var shareText: TextHook?
+  var events: EventWriter?
+}
+
+struct TextHook {
+  let share: @Sendable (UInt64, ArraySlice<UInt8>) -> Void
 }
 
 /// Someone waiting until `sequence` is stored (not nested in the generic ``Persister``, so that
