@@ -19,6 +19,11 @@ final class LoopWaker: Sendable {
   private let inbox = Locked(Inbox())
   /// True while the loop is (about to be) blocked in epoll_wait.
   private let needsSignal = Atomic(false)
+  /// Whether the inbox holds anything: set under its lock with what is put in, cleared under
+  /// it when the loop takes it, read by the loop without the lock, so that a pass with an
+  /// empty inbox (the daemon's usual one: replies of the loop's own turn need no entry) takes
+  /// no lock.
+  private let pending = Atomic(false)
 
   init() throws {
     let fd = LinuxSymbols.eventfd(0, LinuxSymbols.closeOnExec | LinuxSymbols.nonBlocking)
@@ -34,17 +39,26 @@ final class LoopWaker: Sendable {
   /// Queues `connection` for a flush. Callers schedule each connection at most once
   /// until the loop takes it (see `Connection`).
   func schedule(_ connection: Connection) {
-    inbox.withLock { $0.ready.append(connection) }
+    inbox.withLock {
+      $0.ready.append(connection)
+      pending.store(true, ordering: .sequentiallyConsistent)
+    }
     signal()
   }
 
   func requestShutdown() {
-    inbox.withLock { $0.shutdownRequested = true }
+    inbox.withLock {
+      $0.shutdownRequested = true
+      pending.store(true, ordering: .sequentiallyConsistent)
+    }
     signal()
   }
 
   func drainDidFinish() {
-    inbox.withLock { $0.drainFinished = true }
+    inbox.withLock {
+      $0.drainFinished = true
+      pending.store(true, ordering: .sequentiallyConsistent)
+    }
     signal()
   }
 
@@ -62,7 +76,9 @@ final class LoopWaker: Sendable {
 
   /// Swaps the pending ready list into `ready` (which must be empty) and returns the flags.
   func takeInbox(into ready: inout [Connection]) -> (shutdown: Bool, drained: Bool) {
-    inbox.withLock { box in
+    guard pending.load(ordering: .sequentiallyConsistent) else { return (false, false) }
+    return inbox.withLock { box in
+      pending.store(false, ordering: .sequentiallyConsistent)
       swap(&ready, &box.ready)
       defer {
         box.shutdownRequested = false
@@ -75,7 +91,7 @@ final class LoopWaker: Sendable {
   /// True when something was queued since the last `takeInbox` (the loop checks this
   /// after `loopWillSleep`, so work queued before that store is never slept on).
   func hasPendingWork() -> Bool {
-    inbox.withLock { !$0.ready.isEmpty || $0.shutdownRequested || $0.drainFinished }
+    pending.load(ordering: .sequentiallyConsistent)
   }
 
   /// Resets the eventfd counter after it polled readable.
