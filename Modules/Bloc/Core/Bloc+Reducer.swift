@@ -52,8 +52,8 @@ extension Bloc {
   ///
   /// Inlinable, so that the handler wrapping `reduce` is compiled in the caller's module,
   /// specialised for its event and state types: every change a reducer makes runs
-  /// ``Emitter/update(_:)`` and ``BlocBase/apply(recordHistory:reportingClose:cause:announce:_:)``
-  /// without a runtime generic metadata lookup (unspecialised, about a third of their cost).
+  /// ``Emitter/update(_:)`` and the bloc's internal `apply` without a runtime generic metadata
+  /// lookup (unspecialised, about a third of their cost).
   @inlinable
   public func reduce<Failure: Error>(
     _ reduce: @escaping @Sendable (State, Event) throws(Failure) -> State

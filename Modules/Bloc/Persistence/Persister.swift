@@ -141,10 +141,10 @@ import Foundation
   /// The state in a stored value (migrated when older).
   func decode(_ data: Data) throws -> State { try persistence.decodeStored(data).state }
 
-  /// Makes `state`, the bloc `owner`'s change number `sequence`, the one the next write stores; true when the persister must now stage
-  /// itself with the sink (``stageWithSink()``, outside the bloc's lock). Called under the
-  /// bloc's lock (``BlocBase/apply(recordHistory:reportingClose:cause:announce:_:)``), so
-  /// changes arrive in order, in one trip to this lock per change.
+  /// Makes `state`, the bloc `owner`'s change number `sequence`, the one the next write stores;
+  /// true when the persister must now stage itself with the sink (``stageWithSink()``, outside the
+  /// bloc's lock). Called under the bloc's lock (`BlocBase.apply`), so changes arrive in order, in
+  /// one trip to this lock per change.
   @inlinable func claim(_ state: State, sequence: UInt64, owner: BlocBase<State>) -> Bool {
     progress.withLock { $0.claim(state, sequence: sequence, owner: owner) }
   }
