@@ -10,8 +10,9 @@ import Testing
 @Suite struct HandleInlineTests {
   enum Event: BlocEvent, Hashable { case increment, fail, wait }
 
+  /// `.wait` suspends until `gate` opens: a handler that is busy for as long as the test says.
   static func counter(
-    storage: (any BlocStorage)? = nil, observers: Bool = false
+    storage: (any BlocStorage)? = nil, gate: Gate = Gate()
   ) -> Bloc<Event, Tally> {
     Bloc(
       initialState: Tally(count: 0),
@@ -20,7 +21,7 @@ import Testing
       bloc.on(.increment) { _, emit in emit.update { $0.count += 1 } }
       bloc.on(.fail) { _, _ in throw Refused() }
       bloc.on(.wait) { _, emit in
-        try await Task.sleep(for: .milliseconds(1))
+        await gate.wait()
         emit.update { $0.count += 10 }
       }
     }
@@ -40,11 +41,13 @@ import Testing
   }
 
   @Test func aSuspendingHandlerOrABusyBlocIsLeftToAdd() async {
-    let bloc = Self.counter()
+    let gate = Gate()
+    let bloc = Self.counter(gate: gate)
     #expect(bloc.handleInline(.wait) == nil)
     #expect(bloc.state.count == 0, "not handled: nothing happened")
     let receipt = bloc.add(.wait)
     #expect(bloc.handleInline(.increment) == nil, "busy: the event must wait its turn")
+    gate.open()
     _ = await receipt.outcome
     await bloc.settled()
     #expect(bloc.state.count == 10)
