@@ -29,16 +29,16 @@ struct ProcessFailure: Error, CustomStringConvertible {
 /// throws after `timeout`.
 func waitForExit(_ process: Process, timeout: Duration = .seconds(30)) async throws -> Int32 {
   let deadline = ContinuousClock.now + timeout
-  while process.isRunning {
+  while true {
+    if let status = ChildExit.endedStatus(process) { return status }
     if ContinuousClock.now >= deadline {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      ChildExit.wait(for: process.processIdentifier)
       throw ProcessFailure(
         description: "\(process.executableURL?.path ?? "?") did not exit in time")
     }
     try await Task.sleep(for: .milliseconds(2))
   }
-  return process.terminationStatus
 }
 
 /// A finished `statectl` process.
@@ -142,7 +142,7 @@ func statectl(
 func collect(_ process: Process, output: Pipe, error: Pipe) async throws -> ProcessResult {
   let out = PipeLines(output)
   let err = PipeLines(error)
-  while process.isRunning {
+  while !ChildExit.hasEnded(process) {
     out.pump()
     err.pump()
     try await Task.sleep(for: .milliseconds(1))
@@ -192,9 +192,9 @@ final class StatedProcess {
   }
 
   deinit {
-    if process.isRunning {
+    if !ChildExit.hasEnded(process) {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      ChildExit.wait(for: process.processIdentifier)
     }
     try? FileManager.default.removeItem(atPath: directory)
   }

@@ -61,9 +61,9 @@ final class DaemonProcess {
   }
 
   deinit {
-    if process.isRunning {
+    if !ChildExit.hasEnded(process) {
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      ChildExit.wait(for: process.processIdentifier)
     }
   }
 
@@ -105,15 +105,15 @@ final class DaemonProcess {
   @discardableResult
   func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
     let deadline = ContinuousClock.now + timeout
-    while process.isRunning {
+    while true {
+      if let status = ChildExit.endedStatus(process) { return status }
       if ContinuousClock.now >= deadline {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ChildExit.wait(for: process.processIdentifier)
         throw Failure(description: "stated did not exit in time:\n\(log)")
       }
       try await Task.sleep(for: .milliseconds(5))
     }
-    return process.terminationStatus
   }
 
   /// Runs `stated` with `arguments` to completion (for --help, usage errors, refusals).

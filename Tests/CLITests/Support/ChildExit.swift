@@ -1,0 +1,36 @@
+import Foundation
+import Glibc
+
+/// Whether a child has ended, asked of the kernel without reaping it.
+///
+/// Foundation's `Process` learns of a child's end only when every copy of a private socket it
+/// gave the child is closed, and a process spawned beside it in a parallel test run can inherit
+/// one and keep it open for as long as it lives: `isRunning` can stay true for a child that is
+/// long gone. `waitid` with `WNOWAIT` sees the end at once and leaves the reaping to Foundation.
+enum ChildExit {
+  /// The child's exit status (or the signal that ended it, as `Process.terminationStatus`
+  /// gives it); nil while it runs or once Foundation has reaped it.
+  static func status(of pid: pid_t) -> Int32? {
+    var info = siginfo_t()
+    let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+    guard result == 0, info._sifields._sigchld.si_pid == pid else { return nil }
+    return info._sifields._sigchld.si_status
+  }
+
+  /// Blocks until the child has ended (without reaping it); returns at once if it is reaped.
+  static func wait(for pid: pid_t) {
+    var info = siginfo_t()
+    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
+  }
+
+  /// Whether `process` has ended: Foundation has seen it, or the kernel says so.
+  static func hasEnded(_ process: Process) -> Bool {
+    !process.isRunning || status(of: process.processIdentifier) != nil
+  }
+
+  /// `process`'s exit status once it has ended, from Foundation if it has seen the end.
+  static func endedStatus(_ process: Process) -> Int32? {
+    if !process.isRunning { return process.terminationStatus }
+    return status(of: process.processIdentifier)
+  }
+}
