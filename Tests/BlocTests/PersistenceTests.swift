@@ -50,7 +50,9 @@ func temporaryDirectory() -> URL {
   }
 
   @Test func fileStorageLeavesNoTemporaryFilesAndUsesPrivateModes() async throws {
-    let directory = temporaryDirectory().appendingPathComponent("state")
+    let parent = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: parent) }
+    let directory = parent.appendingPathComponent("state")
     let storage = try FileStorage(directory: directory)
     try storage.write("k", Data("one".utf8))
     try storage.write("k", Data("two".utf8))
@@ -76,6 +78,7 @@ func temporaryDirectory() -> URL {
 
   @Test func anUnreadableValueIsKeptAsideAndReported() async throws {
     let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
     let storage = try FileStorage(directory: directory)
     try storage.write("tally", Data("not json at all".utf8))
     let log = LogObserver()

@@ -30,10 +30,12 @@ import Wire
     return false
   }
 
+  /// Lazily (`-l`): a test that failed with its daemon still running must not leave the mount
+  /// behind, busy, under /tmp.
   static func unmount(_ path: String) {
     let umount = Process()
     umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-    umount.arguments = [path]
+    umount.arguments = ["-l", path]
     try? umount.run()
     umount.waitUntilExit()
   }
