@@ -28,7 +28,7 @@ enum JournalFormat {
   }
 
   /// Appends one record to `buffer`.
-  static func append(_ kind: Kind, key: String, value: Data?, to buffer: inout [UInt8]) {
+  static func append(_ kind: Kind, key: String, value: [UInt8]?, to buffer: inout [UInt8]) {
     var key = key
     key.withUTF8 { keyBytes in
       let valueCount = value?.count ?? 0

@@ -10,7 +10,7 @@ import Foundation
 /// as `<file>.corrupt-N` and described in ``notes``; it never stops the load. A damaged journal
 /// end that cannot be kept aside (a full disk) is left in place, in ``damagedTails``.
 struct JournalRecovery {
-  var values: [String: Data] = [:]
+  var values: [String: [UInt8]] = [:]
   /// The values last put under each key, oldest first, at most `historyLimit` (none when 0).
   var retained: [String: RetainedValues] = [:]
   var historyLimit = 0
@@ -70,7 +70,7 @@ struct JournalRecovery {
   private mutating func loadSnapshot(_ generation: UInt64, directory: String) throws -> Bool {
     let name = JournalFiles.snapshotName(generation)
     guard let bytes = try JournalFiles.read(directory + "/" + name) else { return false }
-    var values: [String: Data] = [:]
+    var values: [String: [UInt8]] = [:]
     var retained: [String: RetainedValues] = [:]
     let limit = historyLimit
     var complete = false
@@ -93,7 +93,7 @@ struct JournalRecovery {
           }
           // A key's retained values come first, oldest first; its value is its last put.
           let key = Self.key(buffer, record)
-          let value = Data(buffer[record.value])
+          let value = [UInt8](buffer[record.value])
           values[key] = value
           if limit > 0 { retained[key, default: RetainedValues(limit: limit)].append(value) }
           offset = record.end
@@ -178,7 +178,7 @@ struct JournalRecovery {
     }
     for (key, range) in latest {
       if let range {
-        values[key] = Data(bytes[range])
+        values[key] = Array(bytes[range])
       } else {
         values[key] = nil
       }
@@ -186,7 +186,7 @@ struct JournalRecovery {
     for key in removed { retained[key] = nil }
     for (key, ranges) in puts {
       for range in ranges.suffix(limit) {
-        retained[key, default: RetainedValues(limit: limit)].append(Data(bytes[range]))
+        retained[key, default: RetainedValues(limit: limit)].append(Array(bytes[range]))
       }
     }
     recordsSinceSnapshot += records
@@ -222,7 +222,7 @@ struct JournalRecovery {
       guard !key.contains(".unreadable-"), (try? JournalStorage.validate(key)) != nil,
         let bytes = try JournalFiles.read(directory + "/" + name)
       else { continue }
-      values[key] = Data(bytes)
+      values[key] = bytes
       imported.append(name)
     }
     guard !imported.isEmpty else { return }

@@ -36,7 +36,7 @@ extension JournalStorage {
   /// committed it), between batches.
   func compactIfDue() {
     let due = file.withLock {
-      journal -> (UInt64, [String: Data], [String: RetainedValues])? in
+      journal -> (UInt64, [String: [UInt8]], [String: RetainedValues])? in
       // A damaged end still in a journal is not deleted with it.
       guard !journal.compacting, journal.damagedTails.isEmpty,
         journal.records >= limits.records || journal.length >= limits.bytes
@@ -83,7 +83,7 @@ extension JournalStorage {
   /// Every key's value; a key with retained history has its retained values first, oldest
   /// first, and its value last (the last put of a key is its value).
   static func snapshotBytes(
-    _ values: [String: Data], _ retained: [String: RetainedValues] = [:]
+    _ values: [String: [UInt8]], _ retained: [String: RetainedValues] = [:]
   ) -> [UInt8] {
     var bytes = JournalFormat.snapshotMagic
     for (key, value) in values.sorted(by: { $0.key < $1.key }) {

@@ -18,7 +18,7 @@ extension JournalStorage {
     if start { writer.async { self.writeBatches() } }
   }
 
-  func appendAndWait(_ changes: [(key: String, value: Data?)]) throws {
+  func appendAndWait(_ changes: [(key: String, value: [UInt8]?)]) throws {
     let done = DispatchSemaphore(value: 0)
     let result = Locked<(any Error)?>(nil)
     // Not held by an open batch: its caller may be the one that would commit it.
@@ -31,7 +31,7 @@ extension JournalStorage {
   }
 
   func append(
-    _ changes: [(key: String, value: Data?)], evenIfHeld: Bool = false,
+    _ changes: [(key: String, value: [UInt8]?)], evenIfHeld: Bool = false,
     _ completion: @escaping @Sendable ((any Error)?) -> Void
   ) {
     let start = queue.withLock { batch -> Bool in
@@ -64,7 +64,7 @@ extension JournalStorage {
         do {
           try Self.validate(write.key)
         } catch {
-          write.completion(error)
+          write.complete(error)
           continue
         }
         for earlier in write.earlier { batch.add(write.key, earlier) }
@@ -85,7 +85,7 @@ extension JournalStorage {
         if limits.history > 0 { retain(batch.changes) }
       }
       for completion in batch.completions { completion(error) }
-      for write in batch.writes { write.completion(error) }
+      for write in batch.writes { write.complete(error) }
       if error == nil { compactIfDue() }
       batch.empty()
       written = batch
@@ -132,7 +132,7 @@ extension JournalStorage {
 
   /// Keeps the values just written as the newest of their keys' history; a removed key's
   /// history goes with it.
-  func retain(_ changes: [(key: String, value: Data?)]) {
+  func retain(_ changes: [(key: String, value: [UInt8]?)]) {
     let limit = limits.history
     retained.withLock { retained in
       // Where the key of the change before is, while no key came or went: a bloc's changes

@@ -62,7 +62,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
   let path: String
   let log: @Sendable (String) -> Void
-  let values: Locked<[String: Data]>
+  let values: Locked<[String: [UInt8]]>
   /// The values last written under each key, oldest first (``Limits/history``); updated with
   /// `values`, by the writer.
   let retained: Locked<[String: RetainedValues]>
@@ -75,7 +75,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
   struct Batch {
     var bytes: [UInt8] = []
-    var changes: [(key: String, value: Data?)] = []
+    var changes: [(key: String, value: [UInt8]?)] = []
     var completions: [@Sendable ((any Error)?) -> Void] = []
     /// Blocs whose newest state goes into this batch, taken when it is written.
     var staged: [any StagedState] = []
@@ -89,7 +89,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     var isEmpty: Bool { completions.isEmpty && staged.isEmpty }
 
     /// Adds the record of a change: `value` stored under `key`, or `key` removed when nil.
-    mutating func add(_ key: String, _ value: Data?) {
+    mutating func add(_ key: String, _ value: [UInt8]?) {
       JournalFormat.append(value == nil ? .remove : .put, key: key, value: value, to: &bytes)
       changes.append((key, value))
     }
@@ -217,7 +217,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
   public func read(_ key: String) throws -> Data? {
     try Self.validate(key)
-    return values.withLock { $0[key] }
+    return values.withLock { $0[key] }.map { Data($0) }
   }
 
   public func write(
@@ -229,12 +229,12 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       completion(error)
       return
     }
-    append([(key, data)], completion)
+    append([(key, Array(data))], completion)
   }
 
   public func write(_ key: String, _ data: Data) throws {
     try Self.validate(key)
-    try appendAndWait([(key, data)])
+    try appendAndWait([(key, Array(data))])
   }
 
   public func remove(_ key: String) throws {
@@ -246,12 +246,12 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   /// people to inspect (as `FileStorage` does); returns its path.
   public func keepAside(_ key: String) throws -> String {
     try Self.validate(key)
-    let value = values.withLock { $0[key] } ?? Data()
+    let value = values.withLock { $0[key] } ?? []
     var n = 1
     while access(path + "/\(key).unreadable-\(n).json", F_OK) == 0 { n += 1 }
     let name = "\(key).unreadable-\(n).json"
     try JournalFiles.writeAtomically(
-      Array(value), directory: path, name: name, temporary: "." + name + ".tmp")
+      value, directory: path, name: name, temporary: "." + name + ".tmp")
     try appendAndWait([(key, nil)])
     return path + "/" + name
   }
@@ -335,6 +335,6 @@ extension JournalStorage: ChangeHistoryStorage {
   public var historyLimit: Int { limits.history }
 
   public func history(_ key: String) -> [Data] {
-    retained.withLock { Array($0[key]?.values ?? []) }
+    retained.withLock { $0[key]?.values.map { Data($0) } ?? [] }
   }
 }

@@ -16,6 +16,8 @@ import Foundation
   // the per-change path is specialised for the state type (no runtime metadata lookups).
   @usableFromInline struct Progress {
     @usableFromInline var pending: (sequence: UInt64, state: State)?
+    /// The state taken for the write in flight (``takeForWrite()``), until it ends.
+    var inFlight: (sequence: UInt64, state: State)?
     @usableFromInline var scheduled: UInt64 = 0
     /// Staged with the sink or being written: a newer state waits in `pending` meanwhile.
     @usableFromInline var writing = false
@@ -181,6 +183,7 @@ import Foundation
         return nil
       }
       progress.pending = nil
+      progress.inFlight = pending
       swap(&bytes, &progress.scratch)
       hooks = progress.hooks
       guard keepsEveryChange else { return pending }
@@ -214,30 +217,42 @@ import Foundation
     let key = persistence.key
     do {
       // One buffer for every change of this write, kept from write to write (it comes back
-      // with the write's result); each value is copied out of it once, into the `Data` the
-      // storage keeps.
+      // with the write's end); each value is copied out of it once, into an array of its
+      // exact size that the storage keeps.
       if bytes.capacity == 0 { bytes.reserveCapacity(256) }
-      var before: [Data] = []
+      var before: [[UInt8]] = []
       if !earlier.isEmpty { before.reserveCapacity(earlier.count) }
       for old in earlier {
         bytes.removeAll(keepingCapacity: true)
         let recorded = StoredChange(sequence: old.sequence, cause: old.cause, time: old.time)
         _ = try persistence.encode(old.state, recorded, hooks.events, &bytes)
-        before.append(Data(bytes))
+        before.append(Self.copy(bytes))
       }
       bytes.removeAll(keepingCapacity: true)
       let change = StoredChange(sequence: sequence, cause: noted?.cause, time: noted?.time)
       let json = try persistence.encode(state, change, hooks.events, &bytes)
       hooks.shareText?.share(sequence, bytes[json])
-      let data = Data(bytes)
+      let data = Self.copy(bytes)
       bytes.removeAll(keepingCapacity: true)
-      return StagedWrite(key: key, data: data, earlier: before) { [bytes] error in
-        self.finish(sequence, state, error.map { Self.failure(key, $0) }, scratch: bytes)
-      }
+      return StagedWrite(key: key, data: data, earlier: before, source: self, buffer: bytes)
     } catch {
-      finish(sequence, state, .writeFailed(key: key, reason: "\(error)"))
+      finish(.writeFailed(key: key, reason: "\(error)"))
       return nil
     }
+  }
+
+  /// A new array holding `bytes`, of their exact size (`Array(bytes)` would share the buffer).
+  private static func copy(_ bytes: [UInt8]) -> [UInt8] {
+    bytes.withUnsafeBufferPointer { source in
+      [UInt8](unsafeUninitializedCapacity: source.count) { target, count in
+        count = target.initialize(fromContentsOf: source)
+      }
+    }
+  }
+
+  /// The write taken last ended (``StagedWrite/complete(_:)``).
+  func writeEnded(_ error: (any Error)?, buffer: [UInt8]) {
+    finish(error.map { Self.failure(persistence.key, $0) }, scratch: buffer)
   }
 
   /// From now on `hook` sees each state's JSON as it is written for storage.
@@ -321,14 +336,16 @@ import Foundation
     }
   }
 
-  /// `scratch`: the write's buffer, kept for the next write.
-  private func finish(
-    _ sequence: UInt64, _ state: State, _ failure: PersistenceError?, scratch: [UInt8] = []
-  ) {
-    let owner = progress.withLock { progress in
+  /// The write in flight ended (failed when `failure` is set); `scratch`: its buffer, kept for
+  /// the next write.
+  private func finish(_ failure: PersistenceError?, scratch: [UInt8] = []) {
+    let (owner, written) = progress.withLock { progress in
       if scratch.capacity > progress.scratch.capacity { progress.scratch = scratch }
-      return progress.owner
+      defer { progress.inFlight = nil }
+      return (progress.owner, progress.inFlight)
     }
+    // Set by `takeForWrite`, in the trip that took the state, before its write can end.
+    guard let (sequence, state) = written else { return }
     if let failure {
       progress.withLock { $0.lastError = failure }
       owner?.reportError(failure)

@@ -12,19 +12,35 @@ package protocol StateSink: Sendable {
 
 /// A bloc's persister as its sink sees it.
 package protocol StagedState: AnyObject, Sendable {
-  /// The newest state not yet written, encoded, with the callback for the write's result; nil
-  /// when there is none any more (a rollback dropped it). Call it once per `stage`.
+  /// The newest state not yet written, encoded; nil when there is none any more (a rollback
+  /// dropped it). Call it once per `stage`, and ``StagedWrite/complete(_:)`` once that write
+  /// is stored or cannot be.
   func takeForWrite() -> StagedWrite?
+  /// The write taken last is stored (nil) or failed; `buffer` is the one it was written in,
+  /// handed back for the next (``StagedWrite/complete(_:)`` calls this).
+  func writeEnded(_ error: (any Error)?, buffer: [UInt8])
 }
 
-/// One state to write under `key`; call `completion` once it is stored or cannot be. For a
-/// storage that keeps history (``ChangeHistoryStorage``), `earlier` holds the changes made
-/// since the last write, before this one, each a value of its own, written first, in order.
+/// One state to write under `key`, its stored bytes in `data`; call ``complete(_:)`` once it
+/// is stored or cannot be. For a storage that keeps history (``ChangeHistoryStorage``),
+/// `earlier` holds the changes made since the last write, before this one, each a value of its
+/// own, written first, in order.
+///
+/// The bytes are plain arrays (no `Data`, two allocations each), and the write's end goes back
+/// to its persister, which keeps what the write was about (no closure context per write).
 package struct StagedWrite: Sendable {
   package let key: String
-  package let data: Data
-  package var earlier: [Data] = []
-  package let completion: @Sendable ((any Error)?) -> Void
+  package let data: [UInt8]
+  package var earlier: [[UInt8]] = []
+  /// The persister the write is for, told of its end.
+  let source: any StagedState
+  /// The persister's buffer, handed back with the write's end: kept from write to write.
+  var buffer: [UInt8] = []
+
+  /// Tells the persister the write is stored (nil) or failed.
+  package func complete(_ error: (any Error)?) {
+    source.writeEnded(error, buffer: buffer)
+  }
 }
 
 /// The sink of a storage that does not batch (``FileStorage``, one of your own): each staged
@@ -44,14 +60,14 @@ struct WriteThrough: StateSink {
   func stage(_ source: any StagedState) {
     guard let write = source.takeForWrite() else { return }
     guard let queue else {
-      storage.write(write.key, write.data, completion: write.completion)
+      storage.write(write.key, Data(write.data)) { write.complete($0) }
       return
     }
     let storage = storage
     queue.async {
       var failure: (any Error)?
-      do { try storage.write(write.key, write.data) } catch { failure = error }
-      write.completion(failure)
+      do { try storage.write(write.key, Data(write.data)) } catch { failure = error }
+      write.complete(failure)
     }
   }
 }
