@@ -81,9 +81,18 @@ func subscribe(_ bloc: BlocBase<Int>, count: Int) -> [Task<Void, Never>] {
   (0..<count).map { _ in Task { for await _ in bloc.states {} } }
 }
 
+/// User and system time of the whole process so far.
+func cpuNanoseconds() -> Int {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  let seconds = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec
+  let micros = usage.ru_utime.tv_usec + usage.ru_stime.tv_usec
+  return seconds * 1_000_000_000 + micros * 1_000
+}
+
 let scale = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 1
 // For profiling one case: `bloc-bench 1 cubit`, `bloc-bench 1 bloc`, or only Bloc's add with
-// one subscriber: `bloc-bench 1 add1`, or only add from unspecialised code: `bloc-bench 1 generic`.
+// one subscriber: `bloc-bench 1 add1` (`add0`: none; both also print the CPU time per add), or only add from unspecialised code: `bloc-bench 1 generic`.
 let only = CommandLine.arguments.dropFirst(2).first
 let n = 200_000 * scale
 
@@ -140,15 +149,20 @@ if only == "generic" {
   line("Bloc add from unspecialised generic code", value)
   exit(0)
 }
-if only == "add1" {
+if only == "add1" || only == "add0" {
+  let subscribers = only == "add1" ? 1 : 0
+  let cpuBefore = cpuNanoseconds()
   let value = await rate(n) { n in
     let bloc = BenchBloc()
-    let tasks = subscribe(bloc, count: 1)
+    let tasks = subscribe(bloc, count: subscribers)
     for _ in 0..<n { bloc.add(.tick) }
     await bloc.close()
     for task in tasks { await task.value }
   }
-  line("Bloc add, 1 subscriber", value)
+  // CPU time of all threads per add (5 rounds): the work, whatever the machine's load.
+  let cpu = Double(cpuNanoseconds() - cpuBefore) / Double(5 * n)
+  print(String(format: "CPU per add (all threads): %.0f ns", cpu))
+  line("Bloc add, \(subscribers) subscriber\(subscribers == 1 ? "" : "s")", value)
   exit(0)
 }
 /// Events per second through `add` until the state reaches `subscribers` subscriber tasks, on a

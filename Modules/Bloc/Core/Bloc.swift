@@ -171,7 +171,12 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
 
   /// ``add(_:)``, or (`fromHold`) the admission of an event a test harness held.
   @inlinable final func add(_ event: Event, fromHold: Bool) -> EventReceipt {
-    let (receipt, inline) = admit(event, inline: .synchronous, fromHold: fromHold)
+    if !fromHold {
+      onEvent(event)
+      // The usual case, a synchronous handler on an idle bloc: claimed and run here.
+      if let claim = claimIdleLane(for: event) { return runClaimed(event, claim) }
+    }
+    let (receipt, inline) = admit(event, inline: .synchronous, fromHold: fromHold, announced: true)
     if let inline, case .sync(let handler) = inline.body {
       let outcome = execute(inline.job, handler: handler, emitter: inline.emitter)
       finishedInline(inline)
@@ -281,13 +286,20 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   @inlinable final func outcome(
     of job: Job, handler: SyncHandler, emitter: Emitter<State>
   ) -> EventOutcome {
+    outcome(of: job.event, handler: handler, emitter: emitter)
+  }
+
+  /// ``outcome(of:handler:emitter:)`` for an event with no job.
+  @inlinable final func outcome(
+    of event: Event, handler: SyncHandler, emitter: Emitter<State>
+  ) -> EventOutcome {
     do {
-      try handler(job.event, emitter)
+      try handler(event, emitter)
       return emitter.isActive ? .handled : .cancelled
     } catch is CancellationError where !emitter.isActive {
       return .cancelled
     } catch {
-      reportError(HandlerFailure(event: job.event, error: error))
+      reportError(HandlerFailure(event: event, error: error))
       return .failed(error)
     }
   }

@@ -1,5 +1,15 @@
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How many times a subscriber looks for a newer state before it parks
+/// (``BlocBase/newerPublished(than:)``): none on a single processor.
+let subscriberSpins = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2_000 : 0
+
 /// What ``Cubit`` and ``Bloc`` share: a state readable at any time, a stream of states,
 /// hooks and observers, optional undo/redo and persistence, and `close()`.
 open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // state behind locks
@@ -56,6 +66,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// The sequence as of the last change made with ``apply(recordHistory:announce:_:)``: lets a
   /// subscriber that fell behind see it without waiting (a hint; the state's lock decides).
   @usableFromInline let publishedSequence = Atomic<UInt64>(0)
+  /// Whether a subscriber is looking for a newer state before parking (``newerPublished(than:)``).
+  private let spinning = Atomic<Bool>(false)
   /// This bloc's own observers (``addObserver(_:)``).
   private let ownObservers = ObserverList()
 
@@ -327,6 +339,25 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       return true
     }
     return woken
+  }
+
+  /// Whether a state newer than `sequence` was published, looking again for a moment before
+  /// saying no: a subscriber that caught up with a busy bloc usually finds the next state
+  /// within a microsecond, and taking it then costs far less than parking the subscriber and
+  /// waking it (a futex wake-up on the bloc's thread for every change, often a context switch
+  /// too). One subscriber of a bloc looks at a time (the others park at once), for at most
+  /// ``subscriberSpins`` loads; none on a single processor, where looking would only delay the
+  /// bloc.
+  @usableFromInline final func newerPublished(than sequence: UInt64) -> Bool {
+    if publishedSequence.load(ordering: .relaxed) > sequence { return true }
+    guard subscriberSpins > 0,
+      spinning.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+    else { return false }
+    defer { spinning.store(false, ordering: .relaxed) }
+    for _ in 0..<subscriberSpins {
+      if publishedSequence.load(ordering: .relaxed) > sequence { return true }
+    }
+    return false
   }
 
   /// How many subscribers wait for a change; for tests.

@@ -20,11 +20,12 @@ extension Bloc {
   /// transformer (``admit(_:_:into:inline:)``).
   ///
   /// While a test harness holds the bloc's events (``holdEvents()``), an added event waits,
-  /// announced but not admitted; `fromHold` admits one released from there.
+  /// announced but not admitted; `fromHold` admits one released from there. `announced`: the
+  /// caller already called ``onEvent(_:)``.
   @inlinable final func admit(
-    _ event: Event, inline: Inline, fromHold: Bool = false
+    _ event: Event, inline: Inline, fromHold: Bool = false, announced: Bool = false
   ) -> (EventReceipt?, Started?) {
-    if !fromHold { onEvent(event) }
+    if !fromHold, !announced { onEvent(event) }
     var receipt: EventReceipt?
     var admission: Admission?
     var flushHeld = false
@@ -77,6 +78,64 @@ extension Bloc {
     if let admission, let receipt { settle(admission, of: event, receipt) }
     if flushHeld { admitHeld(keepHolding: true) }
     return (receipt, started)
+  }
+
+  /// What `add` needs to run an event's synchronous handler on the bloc's order, which it
+  /// claimed while idle (``claimIdleLane(for:)``): a few words, so that handing it out of the
+  /// lock copies no job.
+  @usableFromInline struct IdleClaim {
+    @usableFromInline let handler: SyncHandler
+    @usableFromInline let emitter: Emitter<State>
+    @usableFromInline let runner: UInt64
+    /// Nil for an unpersisted bloc: the outcome is final on return.
+    @usableFromInline let receipt: EventReceipt?
+
+    @inlinable init(
+      handler: @escaping SyncHandler, emitter: Emitter<State>, runner: UInt64,
+      receipt: EventReceipt?
+    ) {
+      self.handler = handler
+      self.emitter = emitter
+      self.runner = runner
+      self.receipt = receipt
+    }
+  }
+
+  /// Claims the bloc's order for `event`, when `add` runs it in the caller: the bloc is idle
+  /// and open, nothing is held, and the event's handler is synchronous and in order
+  /// (sequential or droppable, cancelling nothing). What ``admit(_:inline:fromHold:announced:)``
+  /// does in that case, in one trip to the lock, without a job or a `Started` record to copy.
+  @inlinable final func claimIdleLane(for event: Event) -> IdleClaim? {
+    dispatch.withLock { dispatch -> IdleClaim? in
+      guard !dispatch.isClosed, dispatch.held == nil, dispatch.main.runner == nil,
+        dispatch.main.queue.isEmpty, let registration = dispatch.registration(for: event.kind),
+        registration.startsWhenIdle, case .sync(let handler) = registration.body
+      else { return nil }
+      let receipt = isPersisted ? EventReceipt() : nil
+      let id = dispatch.nextID()
+      dispatch.activeWork += 1
+      let emitter = makeEmitter(for: event)
+      dispatch.main.current = Running(
+        job: Job(id: id, event: event, receipt: receipt), emitter: emitter, runner: id)
+      dispatch.main.runner = Runner(id: id, task: nil)
+      return IdleClaim(handler: handler, emitter: emitter, runner: id, receipt: receipt)
+    }
+  }
+
+  /// Runs the event `claim` was made for and concludes it, as a started job that ran inline
+  /// is (``execute(_:handler:emitter:)``, then ``finishedInline(_:)``); returns its receipt.
+  @inlinable final func runClaimed(_ event: Event, _ claim: IdleClaim) -> EventReceipt {
+    let outcome = outcome(of: event, handler: claim.handler, emitter: claim.emitter)
+    claim.emitter.finish()
+    let changed = claim.emitter.highestSequence
+    if changed > 0, isPersisted {
+      concludeWhenStored(
+        Job(id: claim.runner, event: event, receipt: claim.receipt), changed, outcome)
+    } else {
+      conclude(event, claim.receipt, outcome)
+    }
+    _ = finished(runner: claim.runner, lane: nil, handingOver: true)
+    return claim.receipt ?? .resolved(outcome)
   }
 
   /// Concludes the jobs `admit` dropped or cancelled, and reports a refused event.

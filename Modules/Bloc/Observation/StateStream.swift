@@ -96,7 +96,7 @@ extension BlocBase {
   ) async -> StateUpdate<State>? {
     // A subscriber that fell behind takes the newest state at once, without a continuation or
     // a cancellation handler. The published sequence is only a hint: the lock decides.
-    if let sequence, publishedSequence.load(ordering: .relaxed) > sequence {
+    if let sequence, newerPublished(than: sequence) {
       let ready = core.withLock { core -> StateUpdate<State>? in
         guard core.sequence > sequence, accept?(core.state) ?? true else { return nil }
         return StateUpdate(sequence: core.sequence, state: core.state)
