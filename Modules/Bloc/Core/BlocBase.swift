@@ -282,7 +282,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     let update = StateUpdate(sequence: sequence, state: change.next)
     // A persisted bloc's listeners hear of a state once it is stored (BlocBase+Persistence).
     if !isPersisted { for listener in applied.listeners { listener.deliver(update) } }
-    for waiter in applied.woken { waiter.continuation.resume(returning: update) }
+    applied.woken.resume(returning: update)
     return sequence
   }
 
@@ -306,14 +306,14 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   @usableFromInline struct Applied {
     @usableFromInline let change: Change<State>
     @usableFromInline let sequence: UInt64
-    @usableFromInline let woken: [Waiter]
+    @usableFromInline let woken: Woken
     @usableFromInline let taps: [TapEntry]
     @usableFromInline let listeners: [Listener<State>]
     /// The persister must stage itself with its sink (``Persister/stageWithSink()``).
     @usableFromInline let stage: Bool
 
     @inlinable init(
-      change: Change<State>, sequence: UInt64, woken: [Waiter], taps: [TapEntry],
+      change: Change<State>, sequence: UInt64, woken: Woken, taps: [TapEntry],
       listeners: [Listener<State>], stage: Bool = false
     ) {
       self.stage = stage
@@ -325,12 +325,18 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     }
   }
 
-  /// Removes and returns the waiters that `state` wakes; no allocation when none waits.
-  @inlinable final func takeWaiters(_ core: inout Core, for state: State) -> [Waiter] {
-    guard !core.waiters.isEmpty else { return [] }
+  /// Removes and returns the waiters that `state` wakes. No allocation when none waits, nor
+  /// for one waiter (a subscriber's usual wait): it is taken out of an array that keeps its
+  /// buffer for the next wait.
+  @inlinable final func takeWaiters(_ core: inout Core, for state: State) -> Woken {
+    guard !core.waiters.isEmpty else { return Woken() }
+    if core.waiters.count == 1 {
+      guard core.waiters[0].accept?(state) ?? true else { return Woken() }
+      return Woken(first: core.waiters.removeLast())
+    }
     if !core.waiters.contains(where: { $0.accept != nil }) {
       defer { core.waiters = [] }
-      return core.waiters
+      return Woken(more: core.waiters)
     }
     var woken: [Waiter] = []
     core.waiters.removeAll { waiter in
@@ -338,7 +344,26 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       woken.append(waiter)
       return true
     }
-    return woken
+    return Woken(more: woken)
+  }
+
+  /// The subscribers a change wakes: one apart, the usual case, so that none needs an array.
+  @usableFromInline struct Woken {
+    @usableFromInline let first: Waiter?
+    @usableFromInline let more: [Waiter]
+
+    @inlinable init(first: Waiter? = nil, more: [Waiter] = []) {
+      self.first = first
+      self.more = more
+    }
+
+    @inlinable var isEmpty: Bool { first == nil && more.isEmpty }
+
+    /// Hands `update` to each of them.
+    @inlinable func resume(returning update: StateUpdate<State>) {
+      first?.continuation.resume(returning: update)
+      for waiter in more { waiter.continuation.resume(returning: update) }
+    }
   }
 
   /// Whether a state newer than `sequence` was published, looking again for a moment before

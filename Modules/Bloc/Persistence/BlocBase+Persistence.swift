@@ -81,6 +81,6 @@ extension BlocBase {
     for entry in applied.taps { entry.tap(.change(applied.change)) }
     onChange(applied.change)
     let update = StateUpdate(sequence: applied.sequence, state: applied.change.next)
-    for waiter in applied.woken { waiter.continuation.resume(returning: update) }
+    applied.woken.resume(returning: update)
   }
 }
