@@ -81,6 +81,38 @@ struct StraightThroughTests {
     }
   }
 
+  /// Large frames run beside the loop (here every frame of 200 bytes or more) while the turn
+  /// replies of the frames before them are not written yet: each reply keeps its place, and
+  /// the client's end closes the connection only once every reply is sent.
+  @Test func largeFramesKeepTheirPlaceAmongTurnReplies() async throws {
+    let directory = TemporaryDirectory()
+    let journal = try JournalStorage(
+      directory: URL(fileURLWithPath: directory.path + "/state"), sync: .deferred)
+    defer { journal.close() }
+    let pad = String(repeating: "x", count: 200)
+    let rounds = 100
+    var script = ""
+    var ids: [String] = []
+    for round in 0..<rounds {
+      script += #"{"id":"a\#(round)","op":"send","feature":"tally","event":{"type":"add"}}"# + "\n"
+      script += #"{"id":"p\#(round)","op":"ping","pad":"\#(pad)"}"# + "\n"
+      script += #"{"id":"b\#(round)","op":"send","feature":"tally","event":{"type":"add"}}"# + "\n"
+      ids += ["a\(round)", "p\(round)", "b\(round)"]
+    }
+    try await withDispatcher(
+      largeFrameBytes: 200, batching: journal,
+      register: { $0.register(TallyFeature.self, Self.composedTally(journal)) }
+    ) { path, _, _ in
+      let client = try TestClient(path: path)
+      try client.write(script)
+      client.shutdownWrite()
+      let replies = try await client.readToEnd().map { try JSON(parsing: $0) }
+      #expect(replies.compactMap { $0.string("id") } == ids)
+      #expect(replies.allSatisfy { $0["ok"] == true })
+      #expect(replies.last?["state"]?["count"] == JSON(2 * rounds))
+    }
+  }
+
   /// A watcher that sends sees the push of its change before the reply, as before.
   @Test(arguments: Storage.allCases)
   func aWatchersPushComesBeforeTheReply(_ storage: Storage) async throws {

@@ -1,4 +1,5 @@
 import BlocCore
+import Synchronization
 
 /// One client's replies, sent in the order of its requests.
 ///
@@ -9,57 +10,43 @@ import BlocCore
 /// callback records the outcome and, on the resolving thread, queues every reply that became
 /// ready (the ready prefix of the queue), under the session's lock. No task is involved.
 ///
-/// The common case skips the queue: an event the loop handled straight through while nothing
-/// was queued (``joinTurn(_:)``) leaves a ``TurnReply``, written when the loop turn ends, after
-/// its journal write (``writeTurnReplies(_:_:)``). Those come before every queued
-/// reply: whatever is queued meanwhile waits behind a `.turn` item until they are written.
+/// The common case skips the queue and the lock: an event the loop handled straight through
+/// while nothing was queued leaves its reply in the loop's ``TurnReplies``, written when the
+/// loop turn ends, after its journal write. Those come before every queued reply: whatever is
+/// queued meanwhile waits behind a `.turn` item until they are written (ClientSession+Turn).
 final class ClientSession: Sendable {
   typealias Produce = @Sendable () -> [UInt8]
   /// Builds a reply from an outcome, in the buffer it is given when it can (the session's
   /// spare one: no allocation per reply).
   typealias ProduceOutcome = @Sendable (EventOutcome, consuming [UInt8]) -> [UInt8]
 
-  private enum Item {
+  enum Item {
     case bytes([UInt8])
     case ready(Produce)
     case awaiting(ProduceOutcome)
     case resolved(EventOutcome, ProduceOutcome)
-    /// Stands for the turn replies (`State.turn`): the items after it wait until they are
-    /// written. Always the first item when present.
+    /// Stands for the turn replies not written yet: the items after it wait until they are.
+    /// Always the first item when present.
     case turn
     case done
   }
 
-  private struct State {
+  struct State {
     /// Replies not yet sent; `items[head...]` are live. Invariant: when not empty, the first
-    /// live item is an unresolved `awaiting`, and the session counts as busy in the tracker.
+    /// live item is an unresolved `awaiting` or the `turn`, and the session counts as busy in
+    /// the tracker.
     var items: [Item] = []
     var head = 0
     /// How many items were removed from the front of `items` (tickets stay valid).
     var removed = 0
-    var inputEnded = false
     /// The storage of the last outcome reply, emptied and reused for the next.
     var spare: [UInt8] = []
-    /// Replies of events handled straight through, in request order; `turn[turnHead...]` are
-    /// not written yet. They come before every item.
-    var turn: [TurnReply] = []
+    /// Turn replies whose changes were not stored by the end of their turn (another thread
+    /// was writing the journal), in request order; `turn[turnHead...]` are not written yet.
+    var turn: [TurnReplies.Reply] = []
     var turnHead = 0
-    /// A callback waits for the store of `turn[turnHead]` (its change was not written by the
-    /// end of its turn: another thread was writing the journal).
-    var awaitingStore = false
 
     var isEmpty: Bool { head == items.count }
-    var hasTurnReplies: Bool { turnHead < turn.count }
-    /// Nothing waits: a reply can be produced and sent at once.
-    var isIdle: Bool { isEmpty && !hasTurnReplies }
-
-    /// Before queueing an item: while turn replies are unwritten and nothing is queued, the
-    /// `.turn` item goes first. Returns whether the session just became busy.
-    mutating func queueBehindTurn() -> Bool {
-      guard isEmpty else { return false }
-      if hasTurnReplies { items.append(.turn) }
-      return true
-    }
 
     /// Builds `produce`'s reply in the spare buffer and queues it, then keeps the buffer.
     mutating func queueReply(
@@ -73,9 +60,21 @@ final class ClientSession: Sendable {
     }
   }
 
+  /// What the loop thread reads without the lock (``Flags``); changed under the lock, except
+  /// by the loop as a turn begins and ends (ClientSession+Turn).
+  let flags = Atomic<UInt8>(0)
+  enum Flags {
+    /// Turn replies are not written yet: in the loop's ``TurnReplies``, or in `State.turn`.
+    static let turnUnwritten: UInt8 = 1
+    /// `State.items` holds live items.
+    static let itemsQueued: UInt8 = 2
+    /// The client will send nothing more: close once every reply owed is sent.
+    static let inputEnded: UInt8 = 4
+  }
+
   let connection: Connection
-  private let tracker: IdleTracker
-  private let state = Locked(State())
+  let tracker: IdleTracker
+  let state = Locked(State())
   /// Features this connection watches. Apart from `state`: producers, which run under the
   /// state lock, record watches.
   private let watched = Locked<Set<String>>([])
@@ -89,26 +88,26 @@ final class ClientSession: Sendable {
 
   /// Queues a reply that is already built.
   func respond(_ line: [UInt8]) {
-    state.withLock { state in
-      if state.isIdle {
+    let idle = state.withLock { state -> Bool in
+      if isIdle(state) {
         connection.queueReply(line)
-      } else {
-        if state.queueBehindTurn() { tracker.begin() }
-        state.items.append(.bytes(line))
+        return false
       }
+      return enqueue(.bytes(line), &state)
     }
+    if idle { tracker.end() }
   }
 
   /// Queues a reply built when its turn comes.
   func respond(_ produce: @escaping Produce) {
-    state.withLock { state in
-      if state.isIdle {
+    let idle = state.withLock { state -> Bool in
+      if isIdle(state) {
         queueProduced(produce())
-      } else {
-        if state.queueBehindTurn() { tracker.begin() }
-        state.items.append(.ready(produce))
+        return false
       }
+      return enqueue(.ready(produce), &state)
     }
+    if idle { tracker.end() }
   }
 
   /// Queues a reply built from an event's outcome, once it is known and its turn comes.
@@ -124,12 +123,11 @@ final class ClientSession: Sendable {
     _ produce: @escaping ProduceOutcome
   ) {
     let ticket = state.withLock { state -> Int? in
-      if state.isIdle, let known {
+      if let known, isIdle(state) {
         state.queueReply(known, produce, on: connection)
         return nil
       }
-      if state.queueBehindTurn() { tracker.begin() }
-      state.items.append(.awaiting(produce))
+      _ = enqueue(.awaiting(produce), &state)  // an awaiting item keeps the session busy
       return state.removed + state.items.count - 1
     }
     guard let ticket else { return }
@@ -137,92 +135,11 @@ final class ClientSession: Sendable {
     whenResolved { outcome in self.resolve(ticket, outcome) }
   }
 
-  /// Takes the reply of an event handled straight through, to be written when the loop turn
-  /// that read it ends (the loop hands the turn's sessions to the dispatcher): unless replies
-  /// are queued (they would have to come first; the caller then queues this one too, and
-  /// false is returned).
-  func joinTurn(_ reply: TurnReply) -> Bool {
-    state.withLock { state -> Bool in
-      guard state.isEmpty else { return false }
-      state.turn.append(reply)
-      return true
-    }
-  }
-
-  /// Writes the turn replies whose changes are stored (or refused), in order, then what was
-  /// queued behind them. Called by the loop at the end of the turn that read their requests
-  /// (the loop flushes the connection then, so no wake-up is posted); the replies show the
-  /// stored states in `stored`.
-  func writeTurnReplies(_ statistics: DaemonStatistics, _ stored: inout StoredStates) {
-    writeTurnReplies(atTurnEnd: true, statistics, &stored)
-  }
-
-  /// ``writeTurnReplies(_:_:)``, or (not `atTurnEnd`) by the callback of a store that came
-  /// after the turn's end.
-  private func writeTurnReplies(
-    atTurnEnd: Bool, _ statistics: DaemonStatistics, _ stored: inout StoredStates
-  ) {
-    var waitFor: TurnReply?
-    let idle = state.withLock { state -> Bool in
-      if !atTurnEnd { state.awaitingStore = false }
-      guard state.hasTurnReplies || !atTurnEnd else { return false }
-      // Every reply ready is written into one buffer (the session's spare one), queued once.
-      var lines: [UInt8] = []
-      swap(&lines, &state.spare)
-      lines.removeAll(keepingCapacity: true)
-      while state.hasTurnReplies {
-        let reply = state.turn[state.turnHead]
-        guard let final = reply.finalOutcome() else {
-          // Written by a batch that another thread is writing: wait for it.
-          if !state.awaitingStore {
-            state.awaitingStore = true
-            waitFor = reply
-          }
-          break
-        }
-        statistics.count(final)
-        reply.write(final, &stored, into: &lines)
-        state.turnHead += 1
-      }
-      if !lines.isEmpty {
-        if atTurnEnd {
-          connection.queueTurnReplies(&lines)
-        } else {
-          connection.queueReply(lines)
-        }
-      }
-      if lines.capacity <= 1 << 16 { state.spare = lines }
-      if state.hasTurnReplies { return false }
-      state.turn.removeAll(keepingCapacity: state.turn.count <= 1024)
-      state.turnHead = 0
-      guard !state.isEmpty else {
-        if state.inputEnded { connection.close() }
-        return false
-      }
-      guard case .turn = state.items[state.head] else { return false }
-      // Queued meanwhile, behind the `.turn` item: their turn now.
-      state.items[state.head] = .done
-      state.head += 1
-      queueReady(&state)
-      guard state.isEmpty else { return false }
-      if state.inputEnded { connection.close() }
-      return true
-    }
-    if idle { tracker.end() }
-    guard let waitFor else { return }
-    tracker.begin()  // so that shutdown's drain waits for this reply too
-    waitFor.feature.whenStored(waitFor.changed) { _ in
-      var stored = StoredStates()
-      self.writeTurnReplies(atTurnEnd: false, statistics, &stored)
-      self.tracker.end()
-    }
-  }
-
   /// The client will send nothing more: close once every reply owed is sent.
   func endOfInput() {
     state.withLock { state in
-      state.inputEnded = true
-      if state.isIdle { connection.close() }
+      flags.bitwiseOr(Flags.inputEnded, ordering: .sequentiallyConsistent)
+      if isIdle(state) { connection.close() }
     }
   }
 
@@ -254,6 +171,35 @@ final class ClientSession: Sendable {
     }
   }
 
+  /// Under the lock: nothing waits (no item, no turn reply unwritten), so a reply can be
+  /// produced and sent at once.
+  func isIdle(_ state: State) -> Bool {
+    state.isEmpty && flags.load(ordering: .sequentiallyConsistent) & Flags.turnUnwritten == 0
+  }
+
+  /// Under the lock, for a reply that cannot be sent at once: appends `item`, behind a `.turn`
+  /// item when the session was not busy and turn replies are unwritten. Returns whether the
+  /// session is idle again (the caller then ends its busy count in the tracker, outside the
+  /// lock): when the loop wrote the turn's replies just before, the item is sent now if ready.
+  private func enqueue(_ item: Item, _ state: inout State) -> Bool {
+    guard state.isEmpty else {
+      state.items.append(item)
+      return false
+    }
+    tracker.begin()
+    // Marked queued while the turn bit is read, in one step: the loop clears that bit without
+    // the lock only while nothing is queued.
+    let before = flags.bitwiseOr(Flags.itemsQueued, ordering: .sequentiallyConsistent).oldValue
+    if before & Flags.turnUnwritten != 0 {
+      state.items.append(.turn)
+      state.items.append(item)
+      return false
+    }
+    state.items.append(item)
+    queueReady(&state)
+    return state.isEmpty
+  }
+
   /// Queues a produced line; an empty one means the producer queued its own.
   private func queueProduced(_ line: [UInt8]) {
     if !line.isEmpty { connection.queueReply(line) }
@@ -269,15 +215,14 @@ final class ClientSession: Sendable {
       state.items[index] = .resolved(outcome, produce)
       guard index == state.head else { return false }
       queueReady(&state)
-      guard state.isEmpty else { return false }
-      if state.inputEnded { connection.close() }
-      return true
+      return state.isEmpty
     }
     if idle { tracker.end() }
   }
 
-  /// Queues leading items that are ready, in order, and drops them from the queue.
-  private func queueReady(_ state: inout State) {
+  /// Under the lock: queues leading items that are ready, in order, and drops them from the
+  /// queue; once it is empty, closes the connection if the client sent its last request.
+  func queueReady(_ state: inout State) {
     while state.head < state.items.count {
       switch state.items[state.head] {
       case .bytes(let line):
@@ -304,39 +249,7 @@ final class ClientSession: Sendable {
     state.removed += state.items.count
     state.items.removeAll(keepingCapacity: state.items.count <= 1024)
     state.head = 0
-  }
-}
-
-/// Counts sessions with replies in flight, so shutdown can wait until they are all sent.
-final class IdleTracker: Sendable {
-  private struct State {
-    var busy = 0
-    var waiters: [CheckedContinuation<Void, Never>] = []
-  }
-  private let state = Locked(State())
-
-  func begin() { state.withLock { $0.busy += 1 } }
-
-  func end() {
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.busy -= 1
-      guard state.busy == 0 else { return [] }
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  var isIdle: Bool { state.withLock { $0.busy == 0 } }
-
-  func waitUntilIdle() async {
-    await withCheckedContinuation { continuation in
-      let idle = state.withLock { state -> Bool in
-        if state.busy == 0 { return true }
-        state.waiters.append(continuation)
-        return false
-      }
-      if idle { continuation.resume() }
-    }
+    let now = flags.bitwiseAnd(~Flags.itemsQueued, ordering: .sequentiallyConsistent).newValue
+    if now & (Flags.inputEnded | Flags.turnUnwritten) == Flags.inputEnded { connection.close() }
   }
 }

@@ -95,23 +95,27 @@ public final class RequestDispatcher: ConnectionDelegate {
 
   // MARK: ConnectionDelegate
 
+  /// The loop holds the connection's ``TurnReplies`` (with its session) and hands it back.
   public func openSession(for connection: Connection) -> AnyObject? {
     let session = ClientSession(connection: connection, tracker: tracker)
     sessions.withLock { $0[connection.id] = session }
     logger.debug("client \(connection.id) connected (pid \(connection.peer.pid))")
-    return session
+    return TurnReplies(session: session)
   }
 
   public func connection(_ connection: Connection, didReceive frame: [UInt8]) {
-    self.connection(connection, session: sessions.withLock { $0[connection.id] }, didReceive: frame)
+    guard let session = sessions.withLock({ $0[connection.id] }) else { return }
+    // Not through the loop's turn (a caller outside the loop): every reply is queued.
+    process(frame, session, turn: nil)
   }
 
   public func connection(
-    _ connection: Connection, session: AnyObject?, didReceive frame: [UInt8]
+    _ connection: Connection, session turn: AnyObject?, didReceive frame: [UInt8]
   ) {
-    guard let session = session as? ClientSession else { return }
+    guard let turn = turn as? TurnReplies else { return }
+    let session = turn.session
     guard frame.count >= largeFrameBytes else {
-      process(frame, session, onLoop: true)
+      process(frame, session, turn: turn)
       return
     }
     // Parsing a large frame takes milliseconds (a 1 MiB object of 60,000 members): off the
@@ -120,15 +124,15 @@ public final class RequestDispatcher: ConnectionDelegate {
     connection.holdFrames()
     tracker.begin()
     largeFrames.async {
-      self.process(frame, session, onLoop: false)
+      self.process(frame, session, turn: nil)
       connection.resumeFrames()
       self.tracker.end()
     }
   }
 
-  /// Parses and runs one request, on the loop thread (`onLoop`, within a loop turn) or, for a
-  /// large frame, the `largeFrames` queue.
-  private func process(_ frame: [UInt8], _ session: ClientSession, onLoop: Bool) {
+  /// Parses and runs one request, on the loop thread within a loop turn (`turn`: the
+  /// connection's replies of that turn) or, for a large frame, the `largeFrames` queue.
+  private func process(_ frame: [UInt8], _ session: ClientSession, turn: TurnReplies?) {
     let connection = session.connection
     let request: RequestHead
     statistics.countRequest()
@@ -141,7 +145,7 @@ public final class RequestDispatcher: ConnectionDelegate {
       return
     }
     do {
-      try handle(request, session, onLoop: onLoop)
+      try handle(request, session, turn: turn)
     } catch {
       statistics.countRefusal(op: request.op)
       logger.debug("client \(connection.id): \(request.op): \(error)")
@@ -181,8 +185,8 @@ public final class RequestDispatcher: ConnectionDelegate {
     // it is). Each feature's stored state is read once for all of them.
     guard straightThrough, !turnSessions.isEmpty else { return }
     var stored = StoredStates()
-    for case let session as ClientSession in turnSessions {
-      session.writeTurnReplies(statistics, &stored)
+    for case let turn as TurnReplies in turnSessions {
+      turn.writeReplies(statistics, &stored)
     }
   }
 
@@ -200,200 +204,5 @@ public final class RequestDispatcher: ConnectionDelegate {
       .frameTooLarge,
       "request line of at least \(byteCount) bytes exceeds the limit of \(maxFrameBytes) bytes "
         + "(stated --max-frame-bytes); the connection is closed")
-  }
-
-  // MARK: Ops
-
-  private func handle(
-    _ request: RequestHead, _ session: ClientSession, onLoop: Bool
-  ) throws(WireError) {
-    let id = request.id
-    switch request.op {
-    case Request.Op.send:
-      try send(request, session, onLoop: onLoop)
-    case Request.Op.get:
-      let feature = try feature(of: request)
-      if let selection = try selection(of: request) {
-        session.respond { Self.selectedReply(id: id, feature, selection) }
-      } else {
-        session.respond { self.stateReply(id: id, feature) }
-      }
-    case Request.Op.watch:
-      let feature = try feature(of: request)
-      let selection = try selection(of: request)
-      session.respond { self.watchReply(id: id, feature, session, selection) }
-    case Request.Op.monitor:
-      let features = try monitoredFeatures(of: request)
-      session.respond { self.monitorReply(id: id, features, session) }
-    case Request.Op.unmonitor:
-      session.respond {
-        var reply = ReplyWriter(id: id, ok: true)
-        reply.bool("was_monitoring", !self.stopMonitoring(session).isEmpty)
-        return reply.finish()
-      }
-    case Request.Op.unwatch:
-      let feature = try feature(of: request)
-      session.respond {
-        var reply = ReplyWriter(id: id, ok: true)
-        let watching = session.removeWatch(feature.name)
-        if watching { feature.watchers.unwatch(session.connection.id) }
-        reply.bool("was_watching", watching)
-        return reply.finish()
-      }
-    case Request.Op.features:
-      var reply = ReplyWriter(id: id, ok: true)
-      reply.json("features", .array(registry.features.map(Self.summary)))
-      session.respond(reply.finish())
-    case Request.Op.describe:
-      let feature = try feature(of: request)
-      session.respond(Self.describeReply(id: id, feature))
-    case Request.Op.undo, Request.Op.redo:
-      try undoOrRedo(request, session)
-    case Request.Op.history:
-      try history(request, session)
-    case Request.Op.goto:
-      try goto(request, session)
-    case Request.Op.restore:
-      try restore(request, session)
-    case Request.Op.info:
-      session.respond { self.infoReply(id: id) }
-    case Request.Op.ping:
-      var reply = ReplyWriter(id: id, ok: true)
-      reply.string("daemon", version)
-      reply.integer("protocol", Int64(ProtocolInfo.version))
-      session.respond(reply.finish())
-    default:
-      throw WireError(
-        .unknownOp,
-        "unknown op '\(request.op.prefix(64))'; valid ops: "
-          + Request.Op.all.joined(separator: ", "))
-    }
-  }
-
-  private func send(
-    _ request: RequestHead, _ session: ClientSession, onLoop: Bool
-  ) throws(WireError) {
-    let feature = try feature(of: request)
-    // Decoded by the feature's declaration straight from the frame's bytes.
-    let straight = straightThrough && onLoop
-    let added = try withEvent(of: request, feature) { event throws(WireError) in
-      let added = try feature.add(event, straightThrough: straight)
-      if logger.isEnabled(.debug) {
-        logger.debug("client \(session.connection.id): send \(feature.name) \(event.json)")
-      }
-      return added
-    }
-    let id = request.id
-    switch added {
-    case .queued(let receipt):
-      session.respond(after: receipt, outcomeProducer(id: id, feature))
-    case .handled(let outcome, 0):
-      // Final already (no change waits for storage): replied like any known outcome, at once
-      // unless earlier replies are owed.
-      session.respond(
-        known: outcome, whenResolved: { $0(outcome) }, outcomeProducer(id: id, feature))
-    case .handled(let outcome, let changed):
-      let reply = TurnReply(id: id, feature: feature, outcome: outcome, changed: changed)
-      // Written when the loop turn ends (loopTurnDidEnd(sessions:)).
-      if session.joinTurn(reply) { return }
-      // An earlier reply of this connection is queued: this one waits behind it, and for
-      // its change to be stored.
-      session.respond(
-        known: nil,
-        whenResolved: { resolved in
-          feature.whenStored(changed) { error in
-            guard let error, outcome.isHandled else { return resolved(outcome) }
-            resolved(.failed(error))
-          }
-        }, outcomeProducer(id: id, feature))
-    }
-  }
-
-  /// Builds a `send`'s reply once its outcome is known, and counts the outcome.
-  private func outcomeProducer(
-    id: RequestID?, _ feature: Feature
-  ) -> ClientSession.ProduceOutcome {
-    let statistics = statistics
-    return { outcome, buffer in
-      statistics.count(outcome)
-      return Self.outcomeReply(id: id, feature, outcome, reusing: consume buffer)
-    }
-  }
-
-  private func undoOrRedo(_ request: RequestHead, _ session: ClientSession) throws(WireError) {
-    let feature = try feature(of: request)
-    let op = request.op
-    guard feature.keepsHistory else {
-      let able = registry.features.filter(\.keepsHistory).map(\.name)
-      let others =
-        able.isEmpty ? "no feature has" : "features with history: " + able.joined(separator: ", ")
-      throw WireError(
-        .notSupported, "feature '\(feature.name)' keeps no history, so it cannot \(op); \(others)")
-    }
-    // Applied now, in frame order with the events this connection added before it. The
-    // reply (state after it) waits for earlier replies and, like a `send`'s, until the change
-    // is stored: an acknowledged undo survives a crash.
-    let made = feature.timeTravel.step(op == Request.Op.redo)
-    respond(toChange: made, request, feature, session)
-  }
-
-  // MARK: Watching and monitoring (the other replies: RequestDispatcher+Replies.swift)
-
-  private func watchReply(
-    id: RequestID?, _ feature: Feature, _ session: ClientSession, _ selection: StateSelection?
-  ) -> [UInt8] {
-    let snapshot: StateSnapshot
-    do {
-      snapshot = try feature.storedSnapshot()
-    } catch {
-      return Self.encodingFailure(id: id, feature, error)
-    }
-    var reply = ReplyWriter(id: id, ok: true)
-    var selected = JSON.null
-    if let selection {
-      let state = snapshot.parsed()
-      guard selection.isPresent(in: state) else {
-        return ReplyWriter.failure(id: id, Self.absentMember(selection, feature, state))
-      }
-      selected = selection.value(in: state)
-      reply.integer("seq", Int64(clamping: snapshot.sequence))
-      reply.string("select", selection.text)
-      reply.json("value", selected)
-    } else {
-      reply.state(snapshot)
-    }
-    // Queued before the watch starts, so no push of it can come first.
-    session.connection.queueReply(reply.finish())
-    session.addWatch(feature.name)
-    feature.watchers.watch(
-      session.connection, seen: snapshot.sequence, selection: selection, selected: selected)
-    return []
-  }
-
-  private func monitorReply(
-    id: RequestID?, _ features: [Feature], _ session: ClientSession
-  ) -> [UInt8] {
-    let names = features.map(\.name)
-    for name in session.setMonitors(names) where !names.contains(name) {
-      registry.feature(named: name)?.monitors.remove(session.connection.id)
-    }
-    var reply = ReplyWriter(id: id, ok: true)
-    reply.json("monitoring", .array(names.map(JSON.string)))
-    // Queued before monitoring starts, so no push can come first.
-    session.connection.queueReply(reply.finish())
-    for feature in features {
-      feature.monitors.add(session.connection, backlogBytes: monitorBacklogBytes)
-    }
-    return []
-  }
-
-  /// Ends the connection's monitors; returns the features it monitored.
-  @discardableResult
-  private func stopMonitoring(_ session: ClientSession) -> [String] {
-    let monitored = session.setMonitors([])
-    for name in monitored {
-      registry.feature(named: name)?.monitors.remove(session.connection.id)
-    }
-    return monitored
   }
 }

@@ -1,0 +1,117 @@
+import BlocCore
+import Wire
+
+/// A connection's session as the loop thread holds it: the ``ClientSession``, and the replies
+/// of the events the current loop turn handled straight through for it
+/// (``Bloc/handleInline(_:)``), written at the turn's end, once their changes are stored.
+///
+/// Loop thread only (the loop keeps it for the connection and hands it back with every frame
+/// and at every turn's end), so the list takes no lock. The session learns only that turn
+/// replies are unwritten (``ClientSession/beginTurn()``), once per turn, so that a reply it
+/// queues meanwhile waits for them.
+final class TurnReplies {
+  /// The reply to one event handled straight through.
+  struct Reply: Sendable {
+    let id: RequestID?
+    let feature: Feature
+    /// The handler's outcome.
+    let outcome: EventOutcome
+    /// The sequence number of the event's last change, which waits for storage.
+    let changed: UInt64
+
+    /// The outcome to reply with once it is known: the handler's, or the storage's error when
+    /// its change could not be stored (a refused change is never replied as ok). Nil while the
+    /// change is on its way.
+    func finalOutcome() -> EventOutcome? {
+      switch feature.storeStatus(of: changed) {
+      case .stored: return outcome
+      case .failed(let error): return outcome.isHandled ? .failed(error) : outcome
+      case .pending: return nil
+      }
+    }
+
+    /// Writes the reply for `final` (``finalOutcome()``) after the lines in `buffer`, showing
+    /// the feature's stored state (read once per turn end: `stored`).
+    func write(
+      _ final: EventOutcome, _ stored: inout StoredStates, into buffer: inout [UInt8]
+    ) {
+      do {
+        let snapshot = try stored.snapshot(of: feature, including: changed)
+        var lines: [UInt8] = []
+        swap(&lines, &buffer)
+        buffer = RequestDispatcher.outcomeReply(
+          id: id, final, snapshot, appendingTo: consume lines)
+      } catch {
+        buffer.append(contentsOf: RequestDispatcher.encodingFailure(id: id, feature, error))
+      }
+    }
+  }
+
+  let session: ClientSession
+  /// This turn's replies, in request order.
+  private var replies: [Reply] = []
+  /// The buffer the replies are written in; the connection's queue hands back an empty one.
+  private var lines: [UInt8] = []
+
+  init(session: ClientSession) { self.session = session }
+
+  /// Takes the reply of an event handled straight through, to be written when the turn ends
+  /// (``writeReplies(_:_:)``): unless an earlier reply of the connection is queued (it must
+  /// go first; the caller then queues this one too, and false is returned).
+  func join(_ reply: Reply) -> Bool {
+    if replies.isEmpty {
+      guard session.beginTurn() else { return false }
+    } else if session.hasQueuedReplies {
+      // Queued behind the replies joined so far (a `get` pipelined after a `send`).
+      return false
+    }
+    replies.append(reply)
+    return true
+  }
+
+  /// Writes the replies whose changes are stored (or refused), in order, into one buffer
+  /// queued once, then lets the session send what it queued behind them. Called by the loop at
+  /// the end of the turn that read their requests (the loop flushes the connection then, so no
+  /// wake-up is posted); the replies show the stored states in `stored`. Replies whose changes
+  /// are not stored yet (another thread is writing their batch) go to the session, which
+  /// writes them once they are.
+  func writeReplies(_ statistics: DaemonStatistics, _ stored: inout StoredStates) {
+    guard !replies.isEmpty else { return }
+    lines.removeAll(keepingCapacity: true)
+    var written = 0
+    while written < replies.count {
+      let reply = replies[written]
+      guard let final = reply.finalOutcome() else { break }
+      statistics.count(final)
+      reply.write(final, &stored, into: &lines)
+      written += 1
+    }
+    if !lines.isEmpty { session.connection.queueTurnReplies(&lines) }
+    if lines.capacity > 1 << 16 { lines = [] }  // a huge state's buffer is not kept
+    if written == replies.count {
+      replies.removeAll(keepingCapacity: replies.count <= 1024)
+      session.endTurn()
+    } else {
+      session.writeWhenStored(Array(replies[written...]), statistics)
+      replies.removeAll()
+    }
+  }
+}
+
+/// The stored states the replies of a turn's end show: each feature's read once, while it
+/// includes the change a reply is about (its replies all show the newest stored state, as a
+/// reply produced one by one would, since the turn's batch was written before).
+struct StoredStates {
+  private var last: (feature: Feature, snapshot: StateSnapshot)?
+
+  /// The newest stored state of `feature`, read again unless the one read last for it holds
+  /// the change `sequence` (a change that could not be stored is never in it).
+  mutating func snapshot(of feature: Feature, including sequence: UInt64) throws -> StateSnapshot {
+    if let last, last.feature === feature, last.snapshot.sequence >= sequence {
+      return last.snapshot
+    }
+    let snapshot = try feature.storedSnapshot()
+    last = (feature, snapshot)
+    return snapshot
+  }
+}
