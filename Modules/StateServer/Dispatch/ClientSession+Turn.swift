@@ -72,7 +72,7 @@ extension ClientSession {
       var stored = StoredStates()
       while state.turnHead < state.turn.count {
         let reply = state.turn[state.turnHead]
-        guard let final = reply.finalOutcome() else {
+        guard let final = reply.finalOutcome(&stored) else {
           waitFor = reply
           break
         }

@@ -22,15 +22,15 @@ final class TurnReplies {
     /// The outcome to reply with once it is known: the handler's, or the storage's error when
     /// its change could not be stored (a refused change is never replied as ok). Nil while the
     /// change is on its way.
-    func finalOutcome() -> EventOutcome? {
-      switch feature.storeStatus(of: changed) {
+    func finalOutcome(_ stored: inout StoredStates) -> EventOutcome? {
+      switch stored.status(of: feature, changed) {
       case .stored: return outcome
       case .failed(let error): return outcome.isHandled ? .failed(error) : outcome
       case .pending: return nil
       }
     }
 
-    /// Writes the reply for `final` (``finalOutcome()``) after the lines in `buffer`, showing
+    /// Writes the reply for `final` (``finalOutcome(_:)``) after the lines in `buffer`, showing
     /// the feature's stored state (read once per turn end: `stored`).
     func write(
       _ final: EventOutcome, _ stored: inout StoredStates, into buffer: inout [UInt8]
@@ -72,7 +72,7 @@ final class TurnReplies {
   /// Writes the replies whose changes are stored (or refused), in order, into one buffer
   /// queued once, then lets the session send what it queued behind them. Called by the loop at
   /// the end of the turn that read their requests (the loop flushes the connection then, so no
-  /// wake-up is posted); the replies show the stored states in `stored`. Replies whose changes
+  /// wake-up is posted); `stored` reads each feature once for the turn. Replies whose changes
   /// are not stored yet (another thread is writing their batch) go to the session, which
   /// writes them once they are.
   func writeReplies(_ statistics: DaemonStatistics, _ stored: inout StoredStates) {
@@ -81,7 +81,7 @@ final class TurnReplies {
     var written = 0
     while written < replies.count {
       let reply = replies[written]
-      guard let final = reply.finalOutcome() else { break }
+      guard let final = reply.finalOutcome(&stored) else { break }
       statistics.count(final)
       reply.write(final, &stored, into: &lines)
       written += 1
@@ -98,20 +98,55 @@ final class TurnReplies {
   }
 }
 
-/// The stored states the replies of a turn's end show: each feature's read once, while it
-/// includes the change a reply is about (its replies all show the newest stored state, as a
-/// reply produced one by one would, since the turn's batch was written before).
+/// What the replies written at a turn's end read of their features, once per feature: where
+/// its changes stand on their way to storage (one read answers all of its replies) and its
+/// newest stored state (read again only when a reply is about a newer change; its replies all
+/// show the newest stored state, as a reply produced one by one would, since the turn's batch
+/// was written before).
 struct StoredStates {
-  private var last: (feature: Feature, snapshot: StateSnapshot)?
+  private struct Reads {
+    let feature: Feature
+    let progress: StoreProgress
+    var snapshot: StateSnapshot?
+
+    init(_ feature: Feature) {
+      self.feature = feature
+      progress = feature.storeProgress()
+    }
+  }
+  /// The first feature's reads, and those of the others (an array only for a turn that
+  /// replies for several features: no allocation in the usual turn).
+  private var first: Reads?
+  private var others: [Reads] = []
+
+  private mutating func withReads<Result>(
+    of feature: Feature, _ body: (inout Reads) throws -> Result
+  ) rethrows -> Result {
+    if first == nil { first = Reads(feature) }
+    if first!.feature === feature { return try body(&first!) }
+    if let index = others.firstIndex(where: { $0.feature === feature }) {
+      return try body(&others[index])
+    }
+    others.append(Reads(feature))
+    return try body(&others[others.count - 1])
+  }
+
+  /// Whether the change `sequence` of `feature` is stored, its write failed, or it is still on
+  /// its way.
+  mutating func status(of feature: Feature, _ sequence: UInt64) -> StoreStatus {
+    // Nil for a change a rollback may have given up: only the bloc can tell.
+    withReads(of: feature) { $0.progress.status(of: sequence) }
+      ?? feature.storeStatus(of: sequence)
+  }
 
   /// The newest stored state of `feature`, read again unless the one read last for it holds
   /// the change `sequence` (a change that could not be stored is never in it).
   mutating func snapshot(of feature: Feature, including sequence: UInt64) throws -> StateSnapshot {
-    if let last, last.feature === feature, last.snapshot.sequence >= sequence {
-      return last.snapshot
+    try withReads(of: feature) { reads in
+      if let snapshot = reads.snapshot, snapshot.sequence >= sequence { return snapshot }
+      let snapshot = try feature.storedSnapshot()
+      reads.snapshot = snapshot
+      return snapshot
     }
-    let snapshot = try feature.storedSnapshot()
-    last = (feature, snapshot)
-    return snapshot
   }
 }

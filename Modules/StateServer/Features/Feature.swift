@@ -35,6 +35,7 @@ public final class Feature: Sendable {
   private let readCurrent: @Sendable () throws -> StateSnapshot
   private let addEvent: @Sendable (JSONCursor, Bool) throws(EventRefusal) -> AddedEvent
   private let storeStatusOf: @Sendable (UInt64) -> StoreStatus
+  private let readStoreProgress: @Sendable () -> StoreProgress
   /// history, goto, restore, undo and redo (Feature+TimeTravel.swift).
   let timeTravel: TimeTravelAccess
   private let stored: @Sendable (UInt64, @escaping @Sendable (PersistenceError?) -> Void) -> Void
@@ -76,6 +77,7 @@ public final class Feature: Sendable {
     timeTravel = TimeTravelAccess.make(description, bloc: bloc)
     stored = { sequence, body in bloc.whenStored(sequence, body) }
     storeStatusOf = { sequence in bloc.storeStatus(of: sequence) }
+    readStoreProgress = { bloc.storeProgress }
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
     audit = { [name] in Self.problems(of: name, declaration, bloc) }
@@ -164,6 +166,9 @@ public final class Feature: Sendable {
 
   /// Whether the state of `sequence` is stored, its write failed, or it is still on its way.
   func storeStatus(of sequence: UInt64) -> StoreStatus { storeStatusOf(sequence) }
+
+  /// Where the bloc's changes stand on their way to storage, for many at once.
+  func storeProgress() -> StoreProgress { readStoreProgress() }
 
   /// How many connections watch this feature.
   public var watcherCount: Int { watchers.watcherCount }
