@@ -92,7 +92,7 @@ extension RequestDispatcher {
       session.respond(
         known: outcome, whenResolved: { $0(outcome) }, outcomeProducer(id: id, feature))
     case .handled(let outcome, let changed):
-      // Written when the loop turn ends (loopTurnDidEnd(sessions:)).
+      // Written when the loop turn ends (loopTurnDidEnd(_:)).
       let reply = TurnReplies.Reply(id: id, feature: feature, outcome: outcome, changed: changed)
       if let turn, turn.join(reply) { return }
       // An earlier reply of this connection is queued: this one waits behind it, and for

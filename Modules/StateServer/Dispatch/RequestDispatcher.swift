@@ -173,20 +173,23 @@ public final class RequestDispatcher: ConnectionDelegate {
   }
 
   public func loopTurnDidEnd() {
-    loopTurnDidEnd(sessions: [])
+    batching?.commitBatch(othersWaiting: false)
   }
 
-  public func loopTurnDidEnd(sessions turnSessions: [AnyObject]) {
+  public func loopTurnDidEnd(_ connections: TurnConnections) {
     // One client alone waits for this batch: write it here, without a hand-off. Several: let
     // the storage sync it beside the loop, which serves them meanwhile.
-    batching?.commitBatch(othersWaiting: turnSessions.count > 1)
-    // Then the replies of the events handled straight through, by the sessions the turn read
-    // (a change the batch did not store yet, being synced beside the loop, is replied to once
-    // it is). Each feature's stored state is read once for all of them.
-    guard straightThrough, !turnSessions.isEmpty else { return }
+    batching?.commitBatch(othersWaiting: connections.count > 1)
+    // Then the replies of the events handled straight through, by the connections the turn
+    // read (a change the batch did not store yet, being synced beside the loop, is replied to
+    // once it is). Each feature is read once for all of them.
+    guard straightThrough, connections.count > 0 else { return }
     var stored = StoredStates()
-    for case let turn as TurnReplies in turnSessions {
-      turn.writeReplies(statistics, &stored)
+    for index in 0..<connections.count {
+      guard let turn = connections.session(at: index) as? TurnReplies else { continue }
+      turn.writeReplies(statistics, &stored) { lines in
+        connections.queueReplies(&lines, at: index)
+      }
     }
   }
 

@@ -70,12 +70,15 @@ final class TurnReplies {
   }
 
   /// Writes the replies whose changes are stored (or refused), in order, into one buffer
-  /// queued once, then lets the session send what it queued behind them. Called by the loop at
-  /// the end of the turn that read their requests (the loop flushes the connection then, so no
-  /// wake-up is posted); `stored` reads each feature once for the turn. Replies whose changes
-  /// are not stored yet (another thread is writing their batch) go to the session, which
-  /// writes them once they are.
-  func writeReplies(_ statistics: DaemonStatistics, _ stored: inout StoredStates) {
+  /// handed to `queue` (``TurnConnections/queueReplies(_:at:)``), then lets the session send
+  /// what it queued behind them. Called by the loop at the end of the turn that read their
+  /// requests; `stored` reads each feature once for the turn. Replies whose changes are not
+  /// stored yet (another thread is writing their batch) go to the session, which writes them
+  /// once they are.
+  func writeReplies(
+    _ statistics: DaemonStatistics, _ stored: inout StoredStates,
+    queue: (inout [UInt8]) -> Void
+  ) {
     guard !replies.isEmpty else { return }
     lines.removeAll(keepingCapacity: true)
     var written = 0
@@ -86,7 +89,7 @@ final class TurnReplies {
       reply.write(final, &stored, into: &lines)
       written += 1
     }
-    if !lines.isEmpty { session.connection.queueTurnReplies(&lines) }
+    if !lines.isEmpty { queue(&lines) }
     if lines.capacity > 1 << 16 { lines = [] }  // a huge state's buffer is not kept
     if written == replies.count {
       replies.removeAll(keepingCapacity: replies.count <= 1024)

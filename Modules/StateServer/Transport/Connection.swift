@@ -48,7 +48,7 @@ public final class Connection: Sendable {
     enqueue { $0.appendReply(line) }
   }
 
-  /// ``queueReply(_:)`` from the delegate's `loopTurnDidEnd`, for a connection whose frames
+  /// ``queueReply(_:)`` at a turn's end (``TurnConnections``), for a connection whose frames
   /// that turn delivered: the loop flushes those after the turn by itself, so no wake-up is
   /// posted to its inbox. `lines` (one or more reply lines) is handed over without a copy when
   /// the queue can take its storage; it comes back empty.
@@ -59,6 +59,13 @@ public final class Connection: Sendable {
       state.queue.appendReplies(&lines)
     }
     lines.removeAll(keepingCapacity: true)
+  }
+
+  /// Counts `byteCount` reply bytes the loop put straight into its write buffer for this
+  /// connection (``TurnConnections``): they count for backpressure like queued ones until
+  /// written. Loop thread only; no lock.
+  func countTurnReplies(_ byteCount: Int) {
+    queuedTotal.add(byteCount, ordering: .sequentiallyConsistent)
   }
 
   /// Queues a push in a latest-wins slot named `key` (e.g. a watched feature): if an
@@ -147,6 +154,9 @@ public final class Connection: Sendable {
   func didWrite(_ count: Int) -> Int {
     queuedTotal.wrappingSubtract(count, ordering: .relaxed).newValue
   }
+
+  /// Whether a close was asked for (the loop's view, without the lock).
+  var isClosing: Bool { closing.load(ordering: .relaxed) }
 
   /// Whether the loop may deliver another frame: not when closing, and not while more
   /// than `limit` bytes are queued (backpressure).

@@ -38,11 +38,11 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
   /// its journal in one batch). Default: nothing.
   func loopTurnDidEnd()
 
-  /// ``loopTurnDidEnd()``, with the sessions (``openSession(for:)``) of the connections whose
-  /// frames the turn delivered, each once, in the order of their first frame: the loop flushes
-  /// those connections next, so replies queued for them with `Connection.queueTurnReplies` need
-  /// no wake-up. Default: ``loopTurnDidEnd()``.
-  func loopTurnDidEnd(sessions: [AnyObject])
+  /// ``loopTurnDidEnd()``, with the connections whose frames the turn delivered and their
+  /// sessions (``openSession(for:)``): the loop flushes those connections next, so replies
+  /// queued for them with ``TurnConnections/queueReplies(_:at:)`` need no wake-up, and take no
+  /// lock when nothing else waits. Default: ``loopTurnDidEnd()``.
+  func loopTurnDidEnd(_ connections: TurnConnections)
 }
 
 extension ConnectionDelegate {
@@ -69,5 +69,5 @@ extension ConnectionDelegate {
 
   public func loopTurnDidEnd() {}
 
-  public func loopTurnDidEnd(sessions: [AnyObject]) { loopTurnDidEnd() }
+  public func loopTurnDidEnd(_ connections: TurnConnections) { loopTurnDidEnd() }
 }

@@ -86,7 +86,6 @@ extension EventLoop {
         if !io.deliveredInTurn {
           io.deliveredInTurn = true
           delivered.append(io)
-          if let session = io.session { turnSessions.append(session) }
         }
         delegate.connection(connection, session: io.session, didReceive: frame)
         if frame.capacity > Self.readChunkBytes { frame = [] }

@@ -44,9 +44,6 @@ final class EventLoop {
   /// replies, written at the turn's end, are flushed without an inbox entry.
   var delivered: [ConnectionIO] = []
   var deliveredScratch: [ConnectionIO] = []
-  /// The sessions of the connections `delivered` got since the delegate was last told a turn
-  /// ended (``ConnectionDelegate/loopTurnDidEnd(sessions:)``).
-  var turnSessions: [AnyObject] = []
 
   enum Phase {
     case running
@@ -151,10 +148,10 @@ final class EventLoop {
     if flags.drained { beginFlushing() }
   }
 
-  /// Tells the delegate the turn ended, with the sessions it delivered frames to.
+  /// Tells the delegate the turn ended, with the connections it delivered frames to: those
+  /// `delivered` got since the turn began (it is empty when a turn begins).
   private func endTurn() {
-    delegate.loopTurnDidEnd(sessions: turnSessions)
-    turnSessions.removeAll(keepingCapacity: turnSessions.capacity <= 4096)
+    delegate.loopTurnDidEnd(TurnConnections(ios: delivered))
   }
 
   /// The loop's state for `connection` if it is still open (descriptors get reused).

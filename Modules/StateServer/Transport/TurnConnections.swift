@@ -1,0 +1,43 @@
+/// The connections one loop turn delivered frames to, at its end
+/// (``ConnectionDelegate/loopTurnDidEnd(_:)``): each once, in the order of its first frame,
+/// with its session. Valid during that call only, on the loop thread.
+///
+/// Replies queued here go out with the flush the loop runs right after the turn, before
+/// anything queued on the connection later; when nothing else waits in the connection's queue
+/// they go straight into the loop's write buffer for it, without the connection's lock.
+public struct TurnConnections {
+  let ios: [ConnectionIO]
+
+  /// How many connections the turn delivered frames to.
+  public var count: Int { ios.count }
+
+  /// The session of the connection at `index` (``ConnectionDelegate/openSession(for:)``).
+  public func session(at index: Int) -> AnyObject? { ios[index].session }
+
+  /// Queues `lines` (one or more reply lines) for the connection at `index`; they come back
+  /// empty (with the storage of the write buffer they replaced, when it was empty: no copy).
+  public func queueReplies(_ lines: inout [UInt8], at index: Int) {
+    let io = ios[index]
+    guard io.isOpen else {
+      lines.removeAll(keepingCapacity: true)
+      return
+    }
+    let unwritten = io.out.count - io.written
+    guard !io.connection.isClosing, io.connection.queuedByteCount == unwritten else {
+      // Bytes wait in the connection's queue (or a close was asked for): behind them.
+      io.connection.queueTurnReplies(&lines)
+      return
+    }
+    // Counted first: the connection's backpressure sees them, and a reply queued by another
+    // thread from now on goes after them.
+    io.connection.countTurnReplies(lines.count)
+    if unwritten == 0 {
+      io.written = 0
+      io.out.removeAll(keepingCapacity: true)
+      swap(&io.out, &lines)
+    } else {
+      io.out.append(contentsOf: lines)
+      lines.removeAll(keepingCapacity: true)
+    }
+  }
+}
