@@ -194,4 +194,10 @@ public struct JSONKey {
 
   /// The key's text.
   public var string: String { cursor.string(raw) }
+
+  /// The key's bytes as written, when it holds no escape (then they are its text's UTF-8),
+  /// else nil: to compare a key without making a `String`. Valid where the cursor's bytes are.
+  public var unescapedBytes: UnsafeRawBufferPointer? {
+    raw.escaped ? nil : cursor.content(raw)
+  }
 }

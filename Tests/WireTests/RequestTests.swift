@@ -34,6 +34,17 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
     #expect(try request(#"{"op":"ping","id":2.0}"#).id == .number(2))
   }
 
+  /// The head finds every op of the protocol by its bytes (no String made), and no other.
+  @Test func everyOpIsKnownByItsBytes() {
+    for op in Request.Op.all {
+      let found = Array(op.utf8).withUnsafeBytes { RequestHead.knownOp($0) }
+      #expect(found == op)
+    }
+    for other in ["", "sen", "sendx", "Send", "unwatcH", "describes"] {
+      #expect(Array(other.utf8).withUnsafeBytes { RequestHead.knownOp($0) } == nil)
+    }
+  }
+
   /// What the daemon reads: `id` and `op` at once, any other member from the frame's bytes
   /// when an op asks for it, the same value a tree would hold.
   @Test func theHeadReadsMembersStraightFromTheBytes() throws {

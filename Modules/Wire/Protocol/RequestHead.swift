@@ -1,3 +1,5 @@
+import Glibc  // memcmp
+
 /// A request as a server reads it: its `id` and `op` straight from the frame's bytes, and
 /// any other member pulled from them when the op asks for it. No tree is built for the
 /// request; where an op really wants one (an `any`-typed value), it asks for that member's.
@@ -47,16 +49,27 @@ public struct RequestHead: Sendable {
     var feature = -1
     var event = -1
     do {
-      // One pass: the whole frame checked, and the members the head wants noted on the way.
+      // One pass: the whole frame checked, and the members the head wants noted on the way,
+      // their keys compared as bytes (a key with escapes, rare, is decoded first).
       try cursor.readDocument { key, value in
-        if key.matches("id") {
-          idValue = value
-        } else if key.matches("op") {
+        guard let name = key.unescapedBytes else {
+          switch key.string {
+          case "id": idValue = value
+          case "op": opValue = value
+          case "feature": feature = value.position
+          case "event": event = value.position
+          default: break
+          }
+          return
+        }
+        if name.spells("op") {
           opValue = value
-        } else if key.matches("feature") {
+        } else if name.spells("feature") {
           feature = value.position
-        } else if key.matches("event") {
+        } else if name.spells("event") {
           event = value.position
+        } else if name.spells("id") {
+          idValue = value
         }
       }
     } catch {
@@ -79,11 +92,59 @@ public struct RequestHead: Sendable {
       id = parsed
     }
     guard let opValue else { throw RequestError(id: id, error: .missingField("op")) }
+    // A known op is its constant (compared as bytes: no String made per request).
+    if let text = plainString(at: opValue.position, in: bytes), let known = knownOp(text) {
+      return (id, known, feature, event)
+    }
     guard let op = opValue.string else {
       throw RequestError(
         id: id, error: .invalidField("op", expected: "a string", got: opValue.typeName))
     }
     return (id, op, feature, event)
+  }
+
+  /// The protocol's op (one of `Request.Op.all`, the constant itself) these bytes spell, or
+  /// nil.
+  package static func knownOp(_ text: UnsafeRawBufferPointer) -> String? {
+    switch text.count {
+    case 3: return text.spells("get") ? Request.Op.get : nil
+    case 4:
+      if text.spells("send") { return Request.Op.send }
+      if text.spells("undo") { return Request.Op.undo }
+      if text.spells("redo") { return Request.Op.redo }
+      if text.spells("ping") { return Request.Op.ping }
+      if text.spells("goto") { return Request.Op.goto }
+      return text.spells("info") ? Request.Op.info : nil
+    case 5: return text.spells("watch") ? Request.Op.watch : nil
+    case 7:
+      if text.spells("unwatch") { return Request.Op.unwatch }
+      if text.spells("monitor") { return Request.Op.monitor }
+      if text.spells("history") { return Request.Op.history }
+      return text.spells("restore") ? Request.Op.restore : nil
+    case 8:
+      if text.spells("features") { return Request.Op.features }
+      return text.spells("describe") ? Request.Op.describe : nil
+    case 9: return text.spells("unmonitor") ? Request.Op.unmonitor : nil
+    default: return nil
+    }
+  }
+
+  /// The text of the string at `position` of a checked document when it is written without
+  /// escapes, else nil.
+  @usableFromInline
+  static func plainString(
+    at position: Int, in bytes: UnsafeRawBufferPointer
+  )
+    -> UnsafeRawBufferPointer?
+  {
+    // The document is checked: a string's closing quote comes before its end.
+    guard bytes[position] == UInt8(ascii: "\"") else { return nil }
+    var index = position + 1
+    while bytes[index] != UInt8(ascii: "\"") {
+      if bytes[index] == UInt8(ascii: "\\") { return nil }
+      index += 1
+    }
+    return UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<index])
   }
 
   /// Runs `body` with a cursor at the value of the member `name` (the last one when the key
@@ -114,14 +175,8 @@ public struct RequestHead: Sendable {
   ) -> Result? {
     guard feature >= 0 else { return nil }
     return frame.withUnsafeBytes { bytes -> Result? in
-      // The frame is a checked document: a string's closing quote comes before its end.
-      guard bytes[feature] == UInt8(ascii: "\"") else { return nil }
-      var index = feature + 1
-      while bytes[index] != UInt8(ascii: "\"") {
-        if bytes[index] == UInt8(ascii: "\\") { return nil }
-        index += 1
-      }
-      return body(UnsafeRawBufferPointer(rebasing: bytes[(feature + 1)..<index]))
+      guard let name = Self.plainString(at: feature, in: bytes) else { return nil }
+      return body(name)
     }
   }
 
@@ -137,5 +192,12 @@ public struct RequestHead: Sendable {
     object.removeValue(forKey: "id")
     object.removeValue(forKey: "op")
     return object
+  }
+}
+
+extension UnsafeRawBufferPointer {
+  /// Whether these bytes are `text`'s UTF-8 (a literal: no `String` made).
+  fileprivate func spells(_ text: StaticString) -> Bool {
+    count == text.utf8CodeUnitCount && memcmp(baseAddress!, text.utf8Start, count) == 0
   }
 }
