@@ -15,11 +15,11 @@ let subscriberSpins = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2_000 : 0
 open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // state behind locks
   /// A subscriber waiting for a state (``StateStream``).
   @usableFromInline struct Waiter {
-    @usableFromInline let id: UInt64
+    let id: UInt64
     @usableFromInline let accept: (@Sendable (State) -> Bool)?
     @usableFromInline let continuation: UnsafeContinuation<StateUpdate<State>?, Never>
 
-    @inlinable init(
+    init(
       id: UInt64, accept: (@Sendable (State) -> Bool)?,
       continuation: UnsafeContinuation<StateUpdate<State>?, Never>
     ) {
@@ -62,7 +62,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// (``Persister/keepsEveryChange``).
   @usableFromInline let keepsEveryChange: Bool
   /// Numbers the subscribers' waits, without taking the state's lock.
-  @usableFromInline let waiterIDs = Atomic<UInt64>(0)
+  let waiterIDs = Atomic<UInt64>(0)
   /// The sequence as of the last change made with ``apply(recordHistory:announce:_:)``: lets a
   /// subscriber that fell behind see it without waiting (a hint; the state's lock decides).
   @usableFromInline let publishedSequence = Atomic<UInt64>(0)
@@ -373,7 +373,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// too). One subscriber of a bloc looks at a time (the others park at once), for at most
   /// ``subscriberSpins`` loads; none on a single processor, where looking would only delay the
   /// bloc.
-  @usableFromInline final func newerPublished(than sequence: UInt64) -> Bool {
+  final func newerPublished(than sequence: UInt64) -> Bool {
     if publishedSequence.load(ordering: .relaxed) > sequence { return true }
     guard subscriberSpins > 0,
       spinning.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged

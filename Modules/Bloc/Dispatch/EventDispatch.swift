@@ -82,24 +82,11 @@ extension Bloc {
 
   /// What `add` needs to run an event's synchronous handler on the bloc's order, which it
   /// claimed while idle (``claimIdleLane(for:)``): a few words, so that handing it out of the
-  /// lock copies no job.
-  @usableFromInline struct IdleClaim {
-    @usableFromInline let handler: SyncHandler
-    @usableFromInline let emitter: Emitter<State>
-    @usableFromInline let runner: UInt64
-    /// Nil for an unpersisted bloc: the outcome is final on return.
-    @usableFromInline let receipt: EventReceipt?
-
-    @inlinable init(
-      handler: @escaping SyncHandler, emitter: Emitter<State>, runner: UInt64,
-      receipt: EventReceipt?
-    ) {
-      self.handler = handler
-      self.emitter = emitter
-      self.runner = runner
-      self.receipt = receipt
-    }
-  }
+  /// lock copies no job. The receipt is nil for an unpersisted bloc (the outcome is final on
+  /// return). A tuple: inlined code reaches its parts with no annotated names.
+  @usableFromInline typealias IdleClaim = (
+    handler: SyncHandler, emitter: Emitter<State>, runner: UInt64, receipt: EventReceipt?
+  )
 
   /// Claims the bloc's order for `event`, when `add` runs it in the caller: the bloc is idle
   /// and open, nothing is held, and the event's handler is synchronous and in order
@@ -118,7 +105,7 @@ extension Bloc {
       dispatch.main.current = Running(
         job: Job(id: id, event: event, receipt: receipt), emitter: emitter, runner: id)
       dispatch.main.runner = Runner(id: id, task: nil)
-      return IdleClaim(handler: handler, emitter: emitter, runner: id, receipt: receipt)
+      return (handler: handler, emitter: emitter, runner: id, receipt: receipt)
     }
   }
 

@@ -9,14 +9,14 @@
 /// be quick, must not block, and must not emit. A daemon pushes to its clients this way.
 @usableFromInline final class Listener<State: Sendable>: Sendable {
   let token = ObserverToken()
-  @usableFromInline let body: @Sendable (StateUpdate<State>) -> Void
-  @usableFromInline let delivered = Locked<UInt64?>(nil)
+  let body: @Sendable (StateUpdate<State>) -> Void
+  let delivered = Locked<UInt64?>(nil)
 
   init(_ body: @escaping @Sendable (StateUpdate<State>) -> Void) { self.body = body }
 
   /// Delivers `update` unless a newer one was already delivered (a change racing the first
   /// delivery), so a listener never sees the sequence go backwards.
-  @inlinable func deliver(_ update: StateUpdate<State>) {
+  @usableFromInline func deliver(_ update: StateUpdate<State>) {
     delivered.withLock { last in
       if let last, last >= update.sequence { return }
       last = update.sequence

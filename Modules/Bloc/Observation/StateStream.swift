@@ -22,24 +22,23 @@ extension StateUpdate: Equatable where State: Equatable {}
 /// ``StateUpdate/sequence`` shows the gap. The sequence ends when the bloc closes (after
 /// delivering its final state) or when the iterating task is cancelled.
 public struct StateStream<State: Sendable & Equatable, Element: Sendable>: AsyncSequence, Sendable {
-  @usableFromInline let source: BlocBase<State>
-  @usableFromInline let transform: @Sendable (StateUpdate<State>) -> Element
+  let source: BlocBase<State>
+  let transform: @Sendable (StateUpdate<State>) -> Element
   /// Whether a state is worth waking for, given the last element delivered; nil means always.
-  @usableFromInline let isChange: (@Sendable (Element, State) -> Bool)?
+  let isChange: (@Sendable (Element, State) -> Bool)?
 
-  @inlinable public func makeAsyncIterator() -> Iterator {
+  public func makeAsyncIterator() -> Iterator {
     Iterator(source: source, transform: transform, isChange: isChange)
   }
 
-  /// Its `next()` is `@inlinable`, so the subscriber's loop is specialised in its own module.
   public struct Iterator: AsyncIteratorProtocol {
-    @usableFromInline let source: BlocBase<State>
-    @usableFromInline let transform: @Sendable (StateUpdate<State>) -> Element
-    @usableFromInline let isChange: (@Sendable (Element, State) -> Bool)?
-    @usableFromInline var lastSequence: UInt64?
-    @usableFromInline var lastElement: Element?
+    let source: BlocBase<State>
+    let transform: @Sendable (StateUpdate<State>) -> Element
+    let isChange: (@Sendable (Element, State) -> Bool)?
+    var lastSequence: UInt64?
+    var lastElement: Element?
 
-    @usableFromInline init(
+    init(
       source: BlocBase<State>, transform: @escaping @Sendable (StateUpdate<State>) -> Element,
       isChange: (@Sendable (Element, State) -> Bool)?
     ) {
@@ -48,7 +47,7 @@ public struct StateStream<State: Sendable & Equatable, Element: Sendable>: Async
       self.isChange = isChange
     }
 
-    @inlinable public mutating func next() async -> Element? {
+    public mutating func next() async -> Element? {
       var accept: (@Sendable (State) -> Bool)? = nil
       if let isChange, let lastElement {
         accept = { state in isChange(lastElement, state) }
@@ -91,7 +90,7 @@ extension BlocBase {
 
   /// The next update after `sequence` (nil: the current state at once) that `accept` takes.
   /// One lock round-trip when it must wait, one when it need not.
-  @inlinable final func nextUpdate(
+  final func nextUpdate(
     after sequence: UInt64?, accept: (@Sendable (State) -> Bool)?
   ) async -> StateUpdate<State>? {
     // A subscriber that fell behind takes the newest state at once, without a continuation or
