@@ -105,7 +105,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     restoreIssue = issue
     var migration: Persister<State>?
     if let persistence, keepPersisting {
-      let persister = Persister(persistence, durable: stored)
+      let persister = Persister(persistence, durable: stored, state: state)
       self.persister = persister
       isPersisted = true
       keepsEveryChange = persister.keepsEveryChange

@@ -33,7 +33,7 @@ extension BlocBase {
     return persister.progress.withLock { progress in
       StoreProgress(
         durable: progress.durable, abandonedThrough: progress.abandonedThrough,
-        settled: !progress.writing && progress.pending == nil, lastError: progress.lastError)
+        settled: !progress.writing && progress.pending == 0, lastError: progress.lastError)
     }
   }
 }

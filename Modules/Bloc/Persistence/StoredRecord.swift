@@ -25,12 +25,22 @@ struct EventWriter: Sendable {
   }
 
   private static func writer<Own: WritesJSON>(_: Own.Type) -> EventWriter {
-    EventWriter { event, bytes in
-      // A cast to a concrete type: a comparison of type metadata, no conformance lookup.
-      guard let own = event as? Own else { return false }
-      try own.writeJSON(into: &bytes)
-      return true
+    EventWriter { event, bytes in try write(event, as: Own.self, into: &bytes) }
+  }
+
+  /// Writes `event` when its type is `Own`: the two types compared (metadata pointers), then
+  /// the value read as an `Own` where it is. No dynamic cast: `event as? Own` costs a cast
+  /// and the runtime metadata of an optional `Own`, per event. (An event of a subclass of
+  /// `Own` is not `Own` here: the caller writes it the general way.)
+  private static func write<Event, Own: WritesJSON>(
+    _ event: Event, as _: Own.Type, into bytes: inout [UInt8]
+  ) throws -> Bool {
+    guard Event.self == Own.self else { return false }
+    try withUnsafePointer(to: event) { pointer in
+      try UnsafeRawPointer(pointer).assumingMemoryBound(to: Own.self).pointee.writeJSON(
+        into: &bytes)
     }
+    return true
   }
 }
 
