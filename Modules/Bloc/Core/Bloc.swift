@@ -174,7 +174,10 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     if !fromHold {
       onEvent(event)
       // The usual case, a synchronous handler on an idle bloc: claimed and run here.
-      if let claim = claimIdleLane(for: event) { return runClaimed(event, claim) }
+      if let claim = claimIdleLane(for: event) {
+        let outcome = runClaimed(event, claim)
+        return claim.receipt ?? .resolved(outcome)
+      }
     }
     let (receipt, inline) = admit(event, inline: .synchronous, fromHold: fromHold, announced: true)
     if let inline, case .sync(let handler) = inline.body {
@@ -195,7 +198,14 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// hop), unless something can cancel it (restartable, paced, or named in a `cancels:`).
   @inlinable @discardableResult
   public final func send(_ event: Event) async -> EventOutcome {
-    let (receipt, inline) = admit(event, inline: .any)
+    onEvent(event)
+    // A synchronous handler on an idle bloc, as in `add`: claimed and run here.
+    if let claim = claimIdleLane(for: event) {
+      let outcome = runClaimed(event, claim)
+      guard let receipt = claim.receipt else { return outcome }
+      return await receipt.outcome
+    }
+    let (receipt, inline) = admit(event, inline: .any, announced: true)
     var outcome: EventOutcome?
     if let inline {
       switch inline.body {

@@ -110,8 +110,9 @@ extension Bloc {
   }
 
   /// Runs the event `claim` was made for and concludes it, as a started job that ran inline
-  /// is (``execute(_:handler:emitter:)``, then ``finishedInline(_:)``); returns its receipt.
-  @inlinable final func runClaimed(_ event: Event, _ claim: IdleClaim) -> EventReceipt {
+  /// is (``execute(_:handler:emitter:)``, then ``finishedInline(_:)``); returns the handler's
+  /// outcome (final unless the claim's receipt waits for storage).
+  @inlinable final func runClaimed(_ event: Event, _ claim: IdleClaim) -> EventOutcome {
     let outcome = outcome(of: event, handler: claim.handler, emitter: claim.emitter)
     claim.emitter.finish()
     let changed = claim.emitter.highestSequence
@@ -122,7 +123,7 @@ extension Bloc {
       conclude(event, claim.receipt, outcome)
     }
     _ = finished(runner: claim.runner, lane: nil, handingOver: true)
-    return claim.receipt ?? .resolved(outcome)
+    return outcome
   }
 
   /// Concludes the jobs `admit` dropped or cancelled, and reports a refused event.
