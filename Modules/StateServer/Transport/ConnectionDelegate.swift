@@ -30,7 +30,8 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
   func connectionClosed(_ connection: Connection)
 
   /// The loop is about to deliver what one turn brought: the frames of every connection that
-  /// became readable (or was resumed). Default: nothing.
+  /// became readable (or was resumed). Called before the turn's first frame: a pass of the
+  /// loop that delivers none begins no turn. Default: nothing.
   func loopTurnWillBegin()
 
   /// Every frame of the turn was delivered; next the loop writes the replies queued so far and

@@ -83,6 +83,7 @@ extension EventLoop {
       guard let found = io.framer.next(into: &frame) else { break }
       switch found {
       case .frame:
+        beginTurnIfNeeded()
         if !io.deliveredInTurn {
           io.deliveredInTurn = true
           delivered.append(io)

@@ -44,6 +44,9 @@ final class EventLoop {
   /// replies, written at the turn's end, are flushed without an inbox entry.
   var delivered: [ConnectionIO] = []
   var deliveredScratch: [ConnectionIO] = []
+  /// Whether the delegate was told a turn began (``beginTurnIfNeeded()``) and not yet that it
+  /// ended.
+  var turnOpen = false
 
   enum Phase {
     case running
@@ -94,7 +97,6 @@ final class EventLoop {
       }
       let count = epoll.wait(timeoutMilliseconds: timeoutMilliseconds())
       waker.loopDidWake()
-      delegate.loopTurnWillBegin()
       for index in 0..<count {
         let (descriptor, mask) = epoll.event(at: index)
         dispatch(descriptor, mask)
@@ -124,9 +126,7 @@ final class EventLoop {
     let flags = waker.takeInbox(into: &readyScratch)
     swap(&delivered, &deliveredScratch)
     if !readyScratch.isEmpty || !deliveredScratch.isEmpty {
-      // Resumed connections deliver frames here: one turn of their own (and none when there
-      // is nothing to flush, as on passes that read nothing).
-      delegate.loopTurnWillBegin()
+      // Resumed connections deliver frames here: one turn of their own.
       for io in deliveredScratch {
         io.deliveredInTurn = false
         if io.isOpen, !io.peerHungUp, !io.waitingForWritable,
@@ -148,9 +148,20 @@ final class EventLoop {
     if flags.drained { beginFlushing() }
   }
 
+  /// Tells the delegate a turn begins, before its first frame (``deliverFrames(_:honoringBackpressure:)``):
+  /// a pass that delivers no frame (only writes, accepts, or the flush after a turn) begins
+  /// and ends no turn, so the delegate's per-turn work (the journal's batch) costs it nothing.
+  func beginTurnIfNeeded() {
+    guard !turnOpen else { return }
+    turnOpen = true
+    delegate.loopTurnWillBegin()
+  }
+
   /// Tells the delegate the turn ended, with the connections it delivered frames to: those
   /// `delivered` got since the turn began (it is empty when a turn begins).
   private func endTurn() {
+    guard turnOpen else { return }
+    turnOpen = false
     delegate.loopTurnDidEnd(TurnConnections(ios: delivered))
   }
 
