@@ -163,4 +163,28 @@ func frame(_ text: String) -> LineFramer.Event { .frame(Array(text.utf8)) }
     #expect(framer.bufferedByteCount == 1)
     #expect(framer.maxFrameBytes == 1 << 20)
   }
+
+  /// A frame alone in the framer trades storage with the caller's array (no copy); frames
+  /// read as the loop reads them, into one array, come out whole either way.
+  @Test func framesIntoOneArrayWhetherAloneOrNot() {
+    var framer = LineFramer(maxFrameBytes: 16)
+    var frame = Array("stale contents".utf8)
+    var seen: [String] = []
+    func take() {
+      while let found = framer.next(into: &frame) {
+        switch found {
+        case .frame: seen.append(String(decoding: frame, as: UTF8.self))
+        case .oversized(let count): seen.append("oversized \(count)")
+        }
+      }
+    }
+    for chunk in [
+      "alone\r\n", "a\nb\r\nc", "\n", "par", "tial\n", "x\n", "much too long for it\n", "y\r\n",
+    ] {
+      framer.append(contentsOf: Array(chunk.utf8))
+      take()
+    }
+    #expect(seen == ["alone", "a", "b", "c", "partial", "x", "oversized 20", "y"])
+    #expect(framer.bufferedByteCount == 0)
+  }
 }

@@ -29,7 +29,8 @@ import Glibc  // Linux only, like the daemon
 ///   queue until `next()` returns them.
 /// - Each byte is scanned once (with `memchr`); nothing is rescanned.
 /// - Received bytes are kept in one buffer, reused: ``next(into:)`` copies a frame into the
-///   caller's array, so a server that reuses that array allocates nothing per frame.
+///   caller's array, so a server that reuses that array allocates nothing per frame; when the
+///   buffer holds that one frame alone, the two arrays trade storage instead (no copy).
 public struct LineFramer: Sendable {
   /// One result of framing.
   public enum Event: Equatable, Sendable {
@@ -115,8 +116,18 @@ public struct LineFramer: Sendable {
     let found: Found
     switch ready[readyHead] {
     case .frame(let range):
-      frame.removeAll(keepingCapacity: true)
-      frame.append(contentsOf: buffer[range])
+      if range.lowerBound == 0, readyHead + 1 == ready.count, lineStart == buffer.count {
+        // The buffer holds this frame alone (one request per read, the usual case when a
+        // client waits for each reply): it becomes the frame, no copy, and the frame's old
+        // storage becomes the buffer.
+        swap(&frame, &buffer)
+        frame.removeLast(frame.count - range.count)  // a "\r" before the newline
+        buffer.removeAll(keepingCapacity: true)
+        lineStart = 0
+      } else {
+        frame.removeAll(keepingCapacity: true)
+        frame.append(contentsOf: buffer[range])
+      }
       found = .frame
     case .oversized(let count):
       found = .oversized(count)
