@@ -119,8 +119,7 @@ import Wire
     let lines = PipeLines(output)
     #expect(try await lines.next() == #"{"feature":"counter","seq":0,"state":{"count":0}}"#)
     kill(process.processIdentifier, SIGINT)
-    #expect(try await waitForExit(process) == 0)
-    #expect(process.terminationReason == .exit)
+    #expect(try await waitForEnd(process) == ChildExit.End(status: 0, bySignal: false))
     #expect(PipeLines(error).rest() == "")
   }
 

@@ -26,11 +26,19 @@ struct ProcessFailure: Error, CustomStringConvertible {
 }
 
 /// Waits for `process` to exit without blocking a concurrency thread; SIGKILLs it and
-/// throws after `timeout`.
+/// throws after `timeout`. Its exit status, or the signal that ended it.
 func waitForExit(_ process: Process, timeout: Duration = .seconds(30)) async throws -> Int32 {
+  try await waitForEnd(process, timeout: timeout).status
+}
+
+/// Waits for `process` to end (see `waitForExit`); how it ended. Read that, not `process`'s
+/// termination properties: Foundation may not have seen the end yet (see `ChildExit`).
+func waitForEnd(
+  _ process: Process, timeout: Duration = .seconds(30)
+) async throws -> ChildExit.End {
   let deadline = ContinuousClock.now + timeout
   while true {
-    if let status = ChildExit.endedStatus(process) { return status }
+    if let end = ChildExit.end(process) { return end }
     if ContinuousClock.now >= deadline {
       kill(process.processIdentifier, SIGKILL)
       ChildExit.wait(for: process.processIdentifier)

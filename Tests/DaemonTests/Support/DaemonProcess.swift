@@ -106,7 +106,7 @@ final class DaemonProcess {
   func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
     let deadline = ContinuousClock.now + timeout
     while true {
-      if let status = ChildExit.endedStatus(process) { return status }
+      if let end = ChildExit.end(process) { return end.status }
       if ContinuousClock.now >= deadline {
         kill(process.processIdentifier, SIGKILL)
         ChildExit.wait(for: process.processIdentifier)
