@@ -177,16 +177,12 @@ public final class RequestDispatcher: ConnectionDelegate {
   }
 
   public func loopTurnDidEnd(_ connections: TurnConnections) {
-    // The turn's batch is written (and under `always` synced) here, once, before its replies
-    // go out: group commit on the loop's thread, as Redis writes and syncs its append-only
-    // file before it replies. (Synced beside the loop instead, the replies came back through
-    // a store callback and a wake-up of the loop: more CPU per request for no more requests
-    // per second, measured at 50 clients.) Requests that arrive meanwhile wait in their
-    // sockets and make up the next batch.
-    batching?.commitBatch(othersWaiting: false)
+    // One client alone waits for this batch: write it here, without a hand-off. Several: let
+    // the storage sync it beside the loop, which serves them meanwhile.
+    batching?.commitBatch(othersWaiting: connections.count > 1)
     // Then the replies of the events handled straight through, by the connections the turn
-    // read (a change the batch did not store yet, because a batch started elsewhere was being
-    // written, is replied to once it is). Each feature is read once for all of them.
+    // read (a change the batch did not store yet, being synced beside the loop, is replied to
+    // once it is). Each feature is read once for all of them.
     guard straightThrough, connections.count > 0 else { return }
     var stored = StoredStates()
     for index in 0..<connections.count {
