@@ -108,6 +108,8 @@ let package = Package(
       name: "fuzz-events", dependencies: ["FuzzDaemon", "FuzzSupport", "StateServer", "Wire"],
       path: "Scripts/Fuzz/Events"),
 
+    // What the CLI and daemon tests share to run real child processes.
+    .target(name: "ProcessSupport", path: "Tests/ProcessSupport"),
     .testTarget(
       name: "BlocTests", dependencies: ["BlocCore", "BlocTest"], path: "Tests/BlocTests"),
     .testTarget(
@@ -125,13 +127,13 @@ let package = Package(
     .testTarget(
       name: "WireTests", dependencies: ["Wire", "SystemCalls"], path: "Tests/WireTests"),
     .testTarget(
-      name: "CLITests", dependencies: ["StatectlCore", "Wire", "SystemCalls"],
+      name: "CLITests", dependencies: ["StatectlCore", "Wire", "SystemCalls", "ProcessSupport"],
       path: "Tests/CLITests"),
     .testTarget(
       name: "DaemonTests",
       dependencies: [
         "Wire", "StateServer", "BlocCore", "BlocJournal", "FeatureKit", "Counter", "Settings",
-        "AppSearch", "SystemCalls",
+        "AppSearch", "SystemCalls", "ProcessSupport",
       ],
       path: "Tests/DaemonTests"),
   ]

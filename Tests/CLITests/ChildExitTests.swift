@@ -1,4 +1,5 @@
 import Glibc
+import ProcessSupport
 import Testing
 
 /// The tests' waits trust the kernel's word on a child's end (ChildExit): it must say how the

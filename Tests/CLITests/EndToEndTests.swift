@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessSupport
 import Testing
 import Wire
 

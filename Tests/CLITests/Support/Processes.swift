@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessSupport
 import Wire
 
 /// The binaries `swift build` put next to the test bundle (`.build/<triple>/debug/`);
@@ -36,17 +37,11 @@ func waitForExit(_ process: Process, timeout: Duration = .seconds(30)) async thr
 func waitForEnd(
   _ process: Process, timeout: Duration = .seconds(30)
 ) async throws -> ChildExit.End {
-  let deadline = ContinuousClock.now + timeout
-  while true {
-    if let end = ChildExit.end(process) { return end }
-    if ContinuousClock.now >= deadline {
-      kill(process.processIdentifier, SIGKILL)
-      ChildExit.wait(for: process.processIdentifier)
-      throw ProcessFailure(
-        description: "\(process.executableURL?.path ?? "?") did not exit in time")
-    }
-    try await Task.sleep(for: .milliseconds(2))
+  guard let end = try await ChildExit.waitForEnd(of: process, timeout: timeout) else {
+    throw ProcessFailure(
+      description: "\(process.executableURL?.path ?? "?") did not exit in time")
   }
+  return end
 }
 
 /// A finished `statectl` process.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessSupport
 import Testing
 
 /// A real `stated` process on a private socket and state directory.
@@ -104,16 +105,11 @@ final class DaemonProcess {
   /// Waits for the process to exit; returns its status (throws on timeout, after SIGKILL).
   @discardableResult
   func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
-    let deadline = ContinuousClock.now + timeout
-    while true {
-      if let end = ChildExit.end(process) { return end.status }
-      if ContinuousClock.now >= deadline {
-        kill(process.processIdentifier, SIGKILL)
-        ChildExit.wait(for: process.processIdentifier)
-        throw Failure(description: "stated did not exit in time:\n\(log)")
-      }
-      try await Task.sleep(for: .milliseconds(5))
-    }
+    guard
+      let end = try await ChildExit.waitForEnd(
+        of: process, timeout: timeout, poll: .milliseconds(5))
+    else { throw Failure(description: "stated did not exit in time:\n\(log)") }
+    return end.status
   }
 
   /// Runs `stated` with `arguments` to completion (for --help, usage errors, refusals).
