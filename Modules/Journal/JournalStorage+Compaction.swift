@@ -20,6 +20,7 @@ extension JournalStorage {
 
   func syncNow() {
     file.withLock { journal in
+      journal.lookDue = true
       guard journal.dirty, journal.fd >= 0 else { return }
       let name = path + "/" + JournalFiles.journalName(journal.generation)
       do {

@@ -98,7 +98,7 @@ extension JournalStorage {
       func name() -> String { path + "/" + JournalFiles.journalName(journal.generation) }
       do {
         if journal.closed { throw JournalFiles.FileError(description: "the journal is closed") }
-        try reopenIfGone(&journal)
+        if journal.lookDue || syncPolicy == .always { try reopenIfGone(&journal) }
         if !journal.damagedTails.isEmpty { try setAsideDamagedTails(&journal) }
         if journal.needsHeader { try writeHeader(&journal) }
         if journal.needsCut {
@@ -120,7 +120,10 @@ extension JournalStorage {
         journal.length += batch.bytes.count
         journal.records += batch.changes.count
         journal.batches += 1
-        if syncPolicy == .deferred { journal.dirty = true }
+        if syncPolicy == .deferred {
+          journal.dirty = true
+          journal.appendedSinceLook = true
+        }
         return nil
       } catch {
         return PersistenceError.writeFailed(
@@ -168,7 +171,11 @@ extension JournalStorage {
     guard fstat(journal.fd, &status) == 0 else {
       throw JournalFiles.failure("cannot stat", path)
     }
-    guard status.st_nlink == 0 else { return }
+    guard status.st_nlink == 0 else {
+      journal.lookDue = false
+      journal.appendedSinceLook = false
+      return
+    }
     try FileManager.default.createDirectory(
       atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let next = journal.generation + 1
@@ -180,7 +187,7 @@ extension JournalStorage {
     JournalFiles.closeFile(journal.fd)
     journal = OpenJournal(
       fd: fd, generation: next, length: JournalFormat.headerSize, records: 0,
-      damagedTails: journal.damagedTails)
+      lookDue: false, damagedTails: journal.damagedTails)
     log(
       "the journal file was deleted (state directory removed?); rewrote the stored states into \(path)"
     )

@@ -138,6 +138,13 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     var records: Int
     /// Written since the last fdatasync (deferred policy).
     var dirty = false
+    /// Whether the next batch first looks whether the file was deleted (``reopenIfGone(_:)``):
+    /// `.always` looks before every batch, `.deferred` once a second (the sync timer sets this),
+    /// which saves a `fstat` per batch; what went meanwhile into a deleted file is still in
+    /// `values`, and is rewritten with them.
+    var lookDue = true
+    /// Batches were appended since the file was last looked for: `close()` looks once more.
+    var appendedSinceLook = false
     var compacting = false
     /// Set after a failed write: the file may hold part of it, to be cut before the next.
     var needsCut = false
@@ -280,6 +287,11 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   public func close() {
     writer.sync {}  // a write already queued runs first
     writer.sync {
+      file.withLock { journal in
+        // What the last second's batches stored must not stay in a deleted file only.
+        guard journal.appendedSinceLook, !journal.closed, journal.fd >= 0 else { return }
+        do { try reopenIfGone(&journal) } catch { log("\(error)") }
+      }
       syncNow()
       file.withLock { journal in
         if journal.fd >= 0 { JournalFiles.closeFile(journal.fd) }

@@ -172,6 +172,30 @@ private func text(_ data: Data?) -> String? { data.map { String(decoding: $0, as
     #expect(text(try reopened.read("b")) == "two")
   }
 
+  /// Deferred looks for a deleted file once a second (the sync timer, or a `sync()`), not per
+  /// batch: what the batches stored meanwhile is rewritten all the same, by the next batch
+  /// after the look or, at the latest, by `close()`.
+  @Test(arguments: [false, true])
+  func deferredRecreatesARemovedDirectoryWithEveryStoredValue(syncedBeforeClosing: Bool) throws {
+    let directory = JournalDirectory()
+    defer { directory.remove() }
+    let storage = try directory.open(sync: .deferred)
+    try storage.write("a", Data("one".utf8))
+    try storage.write("b", Data("two".utf8))
+    directory.remove()
+    try storage.write("a", Data("three".utf8))
+    if syncedBeforeClosing {
+      storage.sync()  // as the timer does: the next batch looks first
+      try storage.write("c", Data("four".utf8))
+      #expect(directory.files.contains { $0.hasSuffix(".log") }, "recreated before closing")
+    }
+    storage.close()
+    let reopened = try directory.open()
+    #expect(text(try reopened.read("a")) == "three")
+    #expect(text(try reopened.read("b")) == "two")
+    #expect(text(try reopened.read("c")) == (syncedBeforeClosing ? "four" : nil))
+  }
+
   @Test func keptAsideValuesBecomeFilesAndClearingRemovesEveryKey() throws {
     let directory = JournalDirectory()
     defer { directory.remove() }

@@ -7,11 +7,9 @@ import Foundation
 /// ``StagedState``); they touch `State` only through its own metadata (the class's generic
 /// argument), never through a generic type built on it (an optional, a tuple, a nested struct),
 /// whose metadata the runtime would look up on every call.
-// @unchecked: the states are touched under `progress`'s lock, or by the write in flight alone.
 @usableFromInline
-final class Persister<State: Sendable & Equatable>: PersisterCore,
-  @unchecked Sendable
-{
+// @unchecked: the states are touched under `progress`'s lock, or by the write in flight alone.
+final class Persister<State: Sendable & Equatable>: PersisterCore, @unchecked Sendable {
   private let persistence: Persistence<State>
   /// The pending state (``PersisterCore/Progress/pending``): under the lock.
   private var pending: State
@@ -68,17 +66,7 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
   /// the bloc's lock). Called under the bloc's lock (`BlocBase.apply`), so changes arrive in
   /// order, in one trip to this lock per change.
   @usableFromInline func claim(_ state: State, sequence: UInt64, owner: BlocBase<State>) -> Bool {
-    progress.withLock { progress in
-      switch progress.claim(sequence, owner: owner) {
-      case .refused: return false
-      case .pending:
-        pending = state
-        return false
-      case .stages:
-        pending = state
-        return true
-      }
-    }
+    progress.withLock { makePending(state, sequence: sequence, owner: owner, in: &$0) }
   }
 
   /// ``claim(_:sequence:owner:)``, and notes the change with its cause and the time now for
@@ -90,16 +78,18 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
     return progress.withLock { progress in
       progress.backlog.append(Noted(sequence: sequence, cause: cause, time: time))
       backlog.append(state)
-      switch progress.claim(sequence, owner: owner) {
-      case .refused: return false
-      case .pending:
-        pending = state
-        return false
-      case .stages:
-        pending = state
-        return true
-      }
+      return makePending(state, sequence: sequence, owner: owner, in: &progress)
     }
+  }
+
+  /// Under the lock: `state` becomes the pending one unless the change is refused (older than
+  /// a rollback or a newer change); true when the persister must now stage itself.
+  private func makePending(
+    _ state: State, sequence: UInt64, owner: BlocBase<State>, in progress: inout Progress
+  ) -> Bool {
+    let claim = progress.claim(sequence, owner: owner)
+    if claim != .refused { pending = state }
+    return claim == .stages
   }
 
   // MARK: The write
