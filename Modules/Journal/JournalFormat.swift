@@ -28,24 +28,43 @@ enum JournalFormat {
   }
 
   /// Appends one record to `buffer`.
-  static func append(_ kind: Kind, key: String, value: [UInt8]?, to buffer: inout [UInt8]) {
+  static func append(
+    _ kind: Kind, key: String, value: ArraySlice<UInt8>?, to buffer: inout [UInt8]
+  ) {
+    let start = buffer.count
+    appendHeader(kind, key: key, to: &buffer)
+    let valueStart = buffer.count
+    if let value { buffer.append(contentsOf: value) }
+    seal(value: valueStart..<buffer.count, headerSize: valueStart - start, in: &buffer)
+  }
+
+  /// Makes `header` the start of a record of `kind` under `key`, up to its value: length and
+  /// checksum left to ``seal(value:headerSize:in:)``, once the value follows it.
+  static func header(_ kind: Kind, key: String, into header: inout [UInt8]) {
+    header.removeAll(keepingCapacity: true)
+    appendHeader(kind, key: key, to: &header)
+  }
+
+  private static func appendHeader(_ kind: Kind, key: String, to buffer: inout [UInt8]) {
     var key = key
     key.withUTF8 { keyBytes in
-      let valueCount = value?.count ?? 0
-      let payloadCount = 2 + keyBytes.count + valueCount
-      let start = buffer.count
-      appendUInt32(UInt32(payloadCount), to: &buffer)
-      appendUInt32(0, to: &buffer)  // the checksum, filled in below
+      appendUInt32(0, to: &buffer)  // the payload's length, filled in by `seal`
+      appendUInt32(0, to: &buffer)  // the checksum, likewise
       buffer.append(kind.rawValue)
       buffer.append(UInt8(keyBytes.count))
       buffer.append(contentsOf: keyBytes)
-      if let value { buffer.append(contentsOf: value) }
-      let checksum = buffer.withUnsafeBytes { all in
-        CRC32.checksum(UnsafeRawBufferPointer(rebasing: all[(start + 8)...]))
-      }
-      buffer.withUnsafeMutableBufferPointer { all in
-        for i in 0..<4 { all[start + 4 + i] = UInt8(truncatingIfNeeded: checksum >> (8 * i)) }
-      }
+    }
+  }
+
+  /// Completes the record whose value lies at `value` in `buffer`, right after its header of
+  /// `headerSize` bytes (``header(_:key:into:)``): the payload's length and checksum.
+  static func seal(value: Range<Int>, headerSize: Int, in buffer: inout [UInt8]) {
+    let start = value.lowerBound - headerSize
+    let payload = (start + recordHeaderSize)..<value.upperBound
+    buffer.withUnsafeMutableBytes { all in
+      let checksum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: all[payload]))
+      all.storeBytes(of: UInt32(payload.count).littleEndian, toByteOffset: start, as: UInt32.self)
+      all.storeBytes(of: checksum.littleEndian, toByteOffset: start + 4, as: UInt32.self)
     }
   }
 

@@ -186,7 +186,7 @@ struct JournalRecovery {
     for key in removed { retained[key] = nil }
     for (key, ranges) in puts {
       for range in ranges.suffix(limit) {
-        retained[key, default: RetainedValues(limit: limit)].append(Array(bytes[range]))
+        retained[key, default: RetainedValues(limit: limit)].append(bytes[range])
       }
     }
     recordsSinceSnapshot += records

@@ -92,10 +92,10 @@ extension JournalStorage {
       for old in history.dropLast() {
         JournalFormat.append(.put, key: key, value: old, to: &bytes)
       }
-      if let newest = history.last, newest != value {
+      if let newest = history.last, !newest.elementsEqual(value) {
         JournalFormat.append(.put, key: key, value: newest, to: &bytes)
       }
-      JournalFormat.append(.put, key: key, value: value, to: &bytes)
+      JournalFormat.append(.put, key: key, value: value[...], to: &bytes)
     }
     JournalFormat.append(.end, key: "", value: nil, to: &bytes)
     return bytes

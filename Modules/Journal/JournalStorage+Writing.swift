@@ -60,32 +60,24 @@ extension JournalStorage {
       written = nil
       guard var batch = taken else { return }
       for source in batch.staged {
-        guard let write = source.takeForWrite() else { continue }
+        let key = source.key
         do {
-          try Self.validate(write.key)
+          try Self.validate(key)
         } catch {
-          write.complete(error)
+          var discarded = StagedValues()
+          if source.takeForWrite(into: &discarded) { source.writeEnded(error) }
           continue
         }
-        for earlier in write.earlier { batch.add(write.key, earlier) }
-        batch.add(write.key, write.data)
-        batch.writes.append(write)
+        _ = batch.take(source, key: key)
       }
-      guard !batch.completions.isEmpty || !batch.writes.isEmpty else { continue }
+      guard !batch.completions.isEmpty || !batch.taken.isEmpty else { continue }
       let error = writeBatch(batch)
       if error == nil {
-        values.withLock { values in
-          // A bloc's changes come one after another: only the last of a run of one key stays.
-          let changes = batch.changes
-          for (index, change) in changes.enumerated()
-          where index + 1 == changes.count || changes[index + 1].key != change.key {
-            values[change.key] = change.value
-          }
-        }
-        if limits.history > 0 { retain(batch.changes) }
+        keep(batch.changes, batch.records.bytes)
+        if limits.history > 0 { retain(batch.changes, batch.records.bytes) }
       }
       for completion in batch.completions { completion(error) }
-      for write in batch.writes { write.complete(error) }
+      for source in batch.taken { source.writeEnded(error) }
       if error == nil { compactIfDue() }
       batch.empty()
       written = batch
@@ -108,7 +100,7 @@ extension JournalStorage {
           journal.needsCut = false
         }
         do {
-          try batch.bytes.withUnsafeBytes {
+          try batch.records.bytes.withUnsafeBytes {
             try JournalFiles.write(journal.fd, $0, at: journal.length, path: name())
           }
           if syncPolicy == .always { try JournalFiles.syncData(journal.fd, path: name()) }
@@ -117,7 +109,7 @@ extension JournalStorage {
           journal.needsCut = ftruncate(journal.fd, off_t(journal.length)) != 0
           throw error
         }
-        journal.length += batch.bytes.count
+        journal.length += batch.records.bytes.count
         journal.records += batch.changes.count
         journal.batches += 1
         if syncPolicy == .deferred {
@@ -133,20 +125,43 @@ extension JournalStorage {
     }
   }
 
-  /// Keeps the values just written as the newest of their keys' history; a removed key's
-  /// history goes with it.
-  func retain(_ changes: [(key: String, value: [UInt8]?)]) {
+  /// Makes the values just written (in `bytes`, the batch's) their keys' values: each copied
+  /// into the storage of the value it replaces, when no snapshot shares that one.
+  func keep(_ changes: [(key: String, value: Range<Int>?)], _ bytes: [UInt8]) {
+    values.withLock { values in
+      // A bloc's changes come one after another: only the last of a run of one key stays.
+      for index in changes.indices
+      where index + 1 == changes.count || changes[index + 1].key != changes[index].key {
+        let change = changes[index]
+        guard let range = change.value else {
+          values[change.key] = nil
+          continue
+        }
+        if let slot = values.index(forKey: change.key) {
+          values.values[slot].removeAll(keepingCapacity: true)
+          values.values[slot].append(contentsOf: bytes[range])
+        } else {
+          values[change.key] = Array(bytes[range])
+        }
+      }
+    }
+  }
+
+  /// Keeps the values just written (in `bytes`, the batch's) as the newest of their keys'
+  /// history; a removed key's history goes with it.
+  func retain(_ changes: [(key: String, value: Range<Int>?)], _ bytes: [UInt8]) {
     let limit = limits.history
     retained.withLock { retained in
       // Where the key of the change before is, while no key came or went: a bloc's changes
       // come one after another, so its key is looked up once per batch.
       var last: (key: String, index: Dictionary<String, RetainedValues>.Index)?
       for change in changes {
-        guard let value = change.value else {
+        guard let range = change.value else {
           retained[change.key] = nil
           last = nil
           continue
         }
+        let value = bytes[range]
         // In place, and without `subscript(_:default:)`, whose default is a closure allocated
         // on every call.
         if let last, last.key == change.key {

@@ -74,14 +74,18 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   let compactor = DispatchQueue(label: "bloc.journal.compactor", qos: .utility)
 
   struct Batch {
-    var bytes: [UInt8] = []
-    var changes: [(key: String, value: [UInt8]?)] = []
+    /// The batch's records, one after another: staged blocs write their values straight in,
+    /// after the header ``JournalFormat`` completes once each value is there.
+    var records = StagedValues()
+    /// Each record's key, and its value's place in `records.bytes` (nil: the key removed).
+    var changes: [(key: String, value: Range<Int>?)] = []
     var completions: [@Sendable ((any Error)?) -> Void] = []
     /// Blocs whose newest state goes into this batch, taken when it is written.
     var staged: [any StagedState] = []
-    /// Their states, taken: each `completion` is called after the `completions`. (Kept in the
-    /// struct: a closure appended to `completions` alone would be wrapped in an allocated thunk.)
-    var writes: [StagedWrite] = []
+    /// Those whose states were taken into it: each told of the batch's end after the
+    /// `completions`. (Kept in the struct: a closure appended to `completions` alone would be
+    /// wrapped in an allocated thunk.)
+    var taken: [any StagedState] = []
     var writing = false
     /// Open ``beginBatch()``s: while there are any, new writes wait for ``commitBatch()``.
     var holds = 0
@@ -90,8 +94,32 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
     /// Adds the record of a change: `value` stored under `key`, or `key` removed when nil.
     mutating func add(_ key: String, _ value: [UInt8]?) {
-      JournalFormat.append(value == nil ? .remove : .put, key: key, value: value, to: &bytes)
-      changes.append((key, value))
+      JournalFormat.header(value == nil ? .remove : .put, key: key, into: &records.prefix)
+      let first = records.values.count
+      let start = records.beginValue()
+      if let value { records.bytes.append(contentsOf: value) }
+      records.endValue(from: start)
+      seal(from: first, key: key, removal: value == nil)
+    }
+
+    /// Takes `source`'s states into the batch, as records under its `key`; false when it had
+    /// none any more.
+    mutating func take(_ source: any StagedState, key: String) -> Bool {
+      JournalFormat.header(.put, key: key, into: &records.prefix)
+      let first = records.values.count
+      guard source.takeForWrite(into: &records) else { return false }
+      seal(from: first, key: key)
+      taken.append(source)
+      return true
+    }
+
+    /// Completes the records of the values from `first` on, and notes their changes.
+    private mutating func seal(from first: Int, key: String, removal: Bool = false) {
+      for index in first..<records.values.count {
+        let value = records.values[index]
+        JournalFormat.seal(value: value, headerSize: records.prefix.count, in: &records.bytes)
+        changes.append((key, removal ? nil : value))
+      }
     }
 
     /// Whether writing should start now for work just added (and marks it started).
@@ -113,7 +141,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
     /// Keeps an emptied batch's lists for the next batch, if this one has none yet.
     mutating func recycle(_ written: Batch) {
-      guard isEmpty, bytes.capacity == 0 else { return }
+      guard isEmpty, records.bytes.capacity == 0 else { return }
       let (writing, holds) = (self.writing, self.holds)
       self = written
       self.writing = writing
@@ -122,12 +150,12 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
     /// Empties the lists, keeping their storage (unless a huge batch grew them).
     mutating func empty() {
-      let keep = bytes.capacity <= 1 << 20
-      if keep { bytes.removeAll(keepingCapacity: true) } else { bytes = [] }
+      let keep = records.bytes.capacity <= 1 << 20
+      records.removeAll()
       changes.removeAll(keepingCapacity: keep)
       completions.removeAll(keepingCapacity: keep)
       staged.removeAll(keepingCapacity: keep)
-      writes.removeAll(keepingCapacity: keep)
+      taken.removeAll(keepingCapacity: keep)
     }
   }
 

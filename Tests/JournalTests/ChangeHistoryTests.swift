@@ -66,6 +66,26 @@ import Testing
     reopened.close()
   }
 
+  /// Kept values lie one after another in one log per key, whose front goes in one move once
+  /// as many values as the limit (at least 16) fell off: values of every length come back
+  /// whole, before and after such moves, and after reopening.
+  @Test func historyOfValuesOfEveryLengthOutlivesItsLogsMoves() throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let limits = JournalStorage.Limits(history: 3)
+    let storage = try JournalStorage(directory: directory, limits: limits)
+    func value(_ n: Int) -> Data { Data(String(repeating: "\(n % 10)", count: n).utf8) }
+    for n in 1...40 {
+      try storage.write("k", value(n))
+      #expect(storage.history("k") == (max(1, n - 2)...n).map(value), "after \(n)")
+    }
+    #expect(try storage.read("k") == value(40))
+    storage.close()
+    let reopened = try JournalStorage(directory: directory, limits: limits)
+    #expect(reopened.history("k") == [value(38), value(39), value(40)])
+    reopened.close()
+  }
+
   @Test func withoutHistoryOnlyTheNewestStateOfABatchIsWritten() async throws {
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }

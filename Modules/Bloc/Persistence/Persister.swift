@@ -19,8 +19,8 @@ final class Persister<State: Sendable & Equatable>: PersisterCore, @unchecked Se
   /// The states of the backlog's changes (``PersisterCore/Progress/backlog``), in its order:
   /// under the lock.
   private var backlog = StateBuffer()
-  /// The states of the changes before the newest that the write in flight stores, oldest
-  /// first: like `inFlight`.
+  /// The states of the changes the write in flight took (``PersisterCore/Taken/changes``), in
+  /// their order: like `inFlight`.
   private var earlier = StateBuffer()
 
   /// `state`: the bloc's state now (no change is pending yet).
@@ -76,7 +76,7 @@ final class Persister<State: Sendable & Equatable>: PersisterCore, @unchecked Se
   ) -> Bool {
     let time = Self.now()
     return progress.withLock { progress in
-      progress.backlog.append(Noted(sequence: sequence, cause: cause, time: time))
+      progress.backlog.append(StoredChange(sequence: sequence, cause: cause, time: time))
       backlog.append(state)
       return makePending(state, sequence: sequence, owner: owner, in: &progress)
     }
@@ -94,10 +94,14 @@ final class Persister<State: Sendable & Equatable>: PersisterCore, @unchecked Se
 
   // MARK: The write
 
-  override func takeStates(backlog count: Int, earlier moved: Int) {
+  override func takeStates(backlog count: Int) {
     inFlight = pending
     earlier.removeAll(State.self)
-    backlog.removeFirst(count, moving: moved, to: &earlier, as: State.self)
+    if count == backlog.count {
+      earlier.swap(with: &backlog)  // all of them, usually: no state moved one by one
+    } else {
+      backlog.removeFirst(count, moving: count, to: &earlier, as: State.self)
+    }
   }
 
   override func dropStates(backlog count: Int) {

@@ -5,8 +5,6 @@ extension PersisterCore {
     /// The sequence number of the state the next write stores (the subclass holds the state);
     /// 0: none (changes are numbered from 1).
     var pending: UInt64 = 0
-    /// The sequence number of the state taken for the write in flight; 0: none.
-    var inFlight: UInt64 = 0
     var scheduled: UInt64 = 0
     /// Staged with the sink or being written: a newer state waits in `pending` meanwhile.
     var writing = false
@@ -20,9 +18,7 @@ extension PersisterCore {
     /// Every change not yet taken for a write, oldest first, when each is stored as a value of
     /// its own (``keepsEveryChange``): recorded under the bloc's lock, so in order. The
     /// subclass keeps their states, in the same order.
-    var backlog: [Noted] = []
-    /// The buffer stored values are written in, between writes (``takeForWrite()``).
-    var scratch: [UInt8] = []
+    var backlog: [StoredChange] = []
     /// What a write asks for besides the state, read with it.
     var hooks = WriteHooks()
     /// The bloc, held while a write is staged or in flight and only then: it is told of the
@@ -89,14 +85,6 @@ extension PersisterCore {
     case pending
     /// The pending state now, and the persister must stage itself (``stageWithSink()``).
     case stages
-  }
-
-  /// A change noted for the next write, with why and when it was made (its state is the
-  /// subclass').
-  struct Noted {
-    let sequence: UInt64
-    let cause: ChangeCause
-    let time: Int64
   }
 
   /// The changes (sequence numbers) a failed write took down, and why.

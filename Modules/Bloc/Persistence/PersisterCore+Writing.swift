@@ -1,119 +1,98 @@
 import Foundation
 
 /// A persister's writes: the newest state taken for the sink's write, encoded into the
-/// persister's buffer, and the write's end (stored or failed) told to the bloc and the waiters.
+/// sink's buffer, and the write's end (stored or failed) told to the bloc and the waiters.
 extension PersisterCore {
-  /// What a write takes besides the states: the changes it stores, the buffer, the hooks.
+  /// What the write in flight took besides the states (the subclass'): set under the lock when
+  /// the write is taken, then read by that write alone; the next is taken after it ended.
   struct Taken {
-    let sequence: UInt64
-    /// How and when the newest change was made, when noted.
-    var noted: Noted?
-    /// The changes before the newest that the write stores first (their states are the
-    /// subclass' ``Persister/earlier``), oldest first.
-    var earlier: [Noted] = []
-    var buffer: [UInt8] = []
+    /// The newest change the write stores.
+    var sequence: UInt64 = 0
+    /// The bloc (``Progress/owner``), told of the write's result.
+    var owner: AnyObject?
+    /// Every change the write stores as a value of its own (``keepsEveryChange``), oldest
+    /// first, the newest last when it was noted; their states are the subclass' `earlier`
+    /// ones, in the same order. Its storage is traded with the backlog's, not copied.
+    var changes: [StoredChange] = []
     var hooks = WriteHooks()
   }
 
-  /// The newest state, encoded, for the sink's next write; nil when a rollback dropped it.
-  final func takeForWrite() -> StagedWrite? {
+  /// Appends the newest state, encoded, to the sink's `values` (and, when every change is
+  /// kept, those before it); false when a rollback dropped it.
+  final func takeForWrite(into values: inout StagedValues) -> Bool {
     var released: AnyObject?  // let go of outside the lock
-    let taken = progress.withLock { progress -> Taken? in
+    let took = progress.withLock { progress -> Bool in
       guard progress.pending != 0 else {
         released = progress.endWriting()
-        return nil
+        return false
       }
-      var taken = Taken(sequence: progress.pending)
-      progress.pending = 0
-      progress.inFlight = taken.sequence
-      swap(&taken.buffer, &progress.scratch)
+      taken.sequence = progress.pending
+      taken.owner = progress.owner
       taken.hooks = progress.hooks
+      progress.pending = 0
+      taken.changes.removeAll(keepingCapacity: true)
       guard keepsEveryChange else {
-        takeStates(backlog: 0, earlier: 0)
-        return taken
+        takeStates(backlog: 0)
+        return true
       }
-      // Every change up to the newest goes into this write, each a value of its own: the
-      // newest with the pending state, the others (when several changes share the write)
-      // before it. Plain indices: no generic collection algorithm, no allocation.
+      // Every change up to the newest goes into this write, each a value of its own: all of
+      // the backlog, usually, whose storage then trades places with the last write's. Plain
+      // indices: no generic collection algorithm, no allocation.
       var end = 0
       while end < progress.backlog.count, progress.backlog[end].sequence <= taken.sequence {
         end += 1
       }
-      var earlier = end
-      if end > 0, progress.backlog[end - 1].sequence == taken.sequence {
-        taken.noted = progress.backlog[end - 1]
-        earlier -= 1
-      }
-      if earlier > 0 { taken.earlier = Array(progress.backlog[0..<earlier]) }
       if end == progress.backlog.count {
-        progress.backlog.removeAll(keepingCapacity: true)
+        swap(&taken.changes, &progress.backlog)
       } else if end > 0 {
+        taken.changes.append(contentsOf: progress.backlog[0..<end])
         progress.backlog.removeSubrange(0..<end)
       }
-      takeStates(backlog: end, earlier: earlier)
-      return taken
+      takeStates(backlog: end)
+      return true
     }
-    guard var taken else {
+    guard took else {
       releaseLeftoverWaiters()
       withExtendedLifetime(released) {}
-      return nil
+      return false
     }
+    let mark = values.mark
     do {
-      return try write(&taken)
+      try write(into: &values)
+      return true
     } catch {
+      values.cut(to: mark)
       finish(.writeFailed(key: key, reason: "\(error)"))
-      return nil
+      return false
     }
   }
 
-  /// The stored records of the states taken, in one buffer kept from write to write (it comes
-  /// back with the write's end); each value is copied out of it once, into an array of its
-  /// exact size that the storage keeps.
-  private func write(_ taken: inout Taken) throws -> StagedWrite {
-    if taken.buffer.capacity == 0 { taken.buffer.reserveCapacity(256) }
-    var before: [[UInt8]] = []
-    if !taken.earlier.isEmpty {
-      before.reserveCapacity(taken.earlier.count)
-      for index in 0..<taken.earlier.count {
-        let old = taken.earlier[index]
-        taken.buffer.removeAll(keepingCapacity: true)
-        let change = StoredChange(sequence: old.sequence, cause: old.cause, time: old.time)
-        _ = try encode(earlier: index, change, taken.hooks.events, into: &taken.buffer)
-        before.append(Self.copy(taken.buffer))
-      }
+  /// The stored records of the states taken, written straight into the sink's buffer.
+  private func write(into values: inout StagedValues) throws {
+    let events = taken.hooks.events
+    let count = taken.changes.count
+    let newestNoted = count > 0 && taken.changes[count - 1].sequence == taken.sequence
+    for index in 0..<(newestNoted ? count - 1 : count) {
+      let start = values.beginValue()
+      _ = try encode(earlier: index, taken.changes[index], events, into: &values.bytes)
+      values.endValue(from: start)
     }
-    taken.buffer.removeAll(keepingCapacity: true)
-    let change = StoredChange(
-      sequence: taken.sequence, cause: taken.noted?.cause, time: taken.noted?.time)
-    let json = try encode(earlier: nil, change, taken.hooks.events, into: &taken.buffer)
-    taken.hooks.shareText?.share(taken.sequence, taken.buffer[json])
-    let data = Self.copy(taken.buffer)
-    taken.buffer.removeAll(keepingCapacity: true)
-    return StagedWrite(key: key, data: data, earlier: before, source: self, buffer: taken.buffer)
+    let start = values.beginValue()
+    let newest = newestNoted ? taken.changes[count - 1] : StoredChange(sequence: taken.sequence)
+    let json = try encode(earlier: nil, newest, events, into: &values.bytes)
+    taken.hooks.shareText?.share(taken.sequence, values.bytes[json])
+    values.endValue(from: start)
   }
 
-  /// A new array holding `bytes`, of their exact size (`Array(bytes)` would share the buffer).
-  private static func copy(_ bytes: [UInt8]) -> [UInt8] {
-    bytes.withUnsafeBufferPointer { source in
-      [UInt8](unsafeUninitializedCapacity: source.count) { target, count in
-        count = target.initialize(fromContentsOf: source)
-      }
-    }
+  /// The write taken last ended.
+  final func writeEnded(_ error: (any Error)?) {
+    finish(error.map { Self.failure(key, $0) })
   }
 
-  /// The write taken last ended (``StagedWrite/complete(_:)``).
-  final func writeEnded(_ error: (any Error)?, buffer: [UInt8]) {
-    finish(error.map { Self.failure(key, $0) }, scratch: buffer)
-  }
-
-  /// The write in flight ended (failed when `failure` is set); `scratch`: its buffer, kept for
-  /// the next write.
-  private func finish(_ failure: PersistenceError?, scratch: [UInt8] = []) {
-    let (owner, sequence) = progress.withLock { progress in
-      if scratch.capacity > progress.scratch.capacity { progress.scratch = scratch }
-      defer { progress.inFlight = 0 }
-      return (progress.owner, progress.inFlight)
-    }
+  /// The write in flight ended (failed when `failure` is set).
+  private func finish(_ failure: PersistenceError?) {
+    let sequence = taken.sequence
+    let owner = taken.owner.take()  // the write's hold on the bloc ends with it
     if let failure {
       progress.withLock { $0.lastError = failure }
       // The bloc abandons every change it has (this one included) and releases their waiters.

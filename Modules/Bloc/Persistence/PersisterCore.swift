@@ -29,6 +29,8 @@ import Foundation
   let keepsEveryChange: Bool
   /// How many values the storage keeps per key (0: no history).
   let historyLimit: Int
+  /// What the write in flight took (``Taken``): by that write alone.
+  final var taken = Taken()
 
   init(key: String, sink: any StateSink, historyLimit: Int, durable sequence: UInt64) {
     self.key = key
@@ -48,14 +50,14 @@ import Foundation
   // MARK: The subclass' part (the state's type)
 
   /// Under the lock: the pending state becomes the one in flight, and the states of the first
-  /// `count` changes of the backlog go, the first `earlier` of them kept for the write.
-  func takeStates(backlog count: Int, earlier: Int) { fatalError("abstract") }
+  /// `count` changes of the backlog are taken for the write (``Taken/changes``).
+  func takeStates(backlog count: Int) { fatalError("abstract") }
 
   /// Under the lock: the states of the first `count` changes of the backlog go (a rollback).
   func dropStates(backlog count: Int) { fatalError("abstract") }
 
-  /// Appends the stored text of a state taken (``takeStates(backlog:earlier:)``) to `bytes`:
-  /// the one in flight, or (`earlier`) one of the changes before it, by their order; returns
+  /// Appends the stored text of a state taken (``takeStates(backlog:)``) to `bytes`: the one
+  /// in flight, or (`earlier`) the state of change `earlier` of ``Taken/changes``; returns
   /// where the state's own JSON lies in `bytes`.
   func encode(
     earlier: Int?, _ change: StoredChange, _ events: EventWriter?, into bytes: inout [UInt8]

@@ -42,6 +42,13 @@ struct StateBuffer: ~Copyable {
     self.count -= count
   }
 
+  /// Trades values and storage with `other`.
+  mutating func swap(with other: inout StateBuffer) {
+    (base, other.base) = (other.base, base)
+    (count, other.count) = (other.count, count)
+    (capacity, other.capacity) = (other.capacity, capacity)
+  }
+
   /// Removes every value, keeping the buffer.
   mutating func removeAll<Value>(_ type: Value.Type) {
     guard count > 0 else { return }

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 
 /// Where a persisted bloc's states go. A bloc with a state to store stages itself once; the
-/// sink takes the newest state (``StagedState/takeForWrite()``) when it writes: at once
+/// sink takes the newest state (``StagedState/takeForWrite(into:)``) when it writes: at once
 /// (``WriteThrough``), or with the next batch of a journal, so that every change made until
 /// then shares one write.
 package protocol StateSink: Sendable {
@@ -12,34 +12,56 @@ package protocol StateSink: Sendable {
 
 /// A bloc's persister as its sink sees it.
 package protocol StagedState: AnyObject, Sendable {
-  /// The newest state not yet written, encoded; nil when there is none any more (a rollback
-  /// dropped it). Call it once per `stage`, and ``StagedWrite/complete(_:)`` once that write
-  /// is stored or cannot be.
-  func takeForWrite() -> StagedWrite?
-  /// The write taken last is stored (nil) or failed; `buffer` is the one it was written in,
-  /// handed back for the next (``StagedWrite/complete(_:)`` calls this).
-  func writeEnded(_ error: (any Error)?, buffer: [UInt8])
+  /// The key its states are stored under.
+  var key: String { get }
+  /// Appends the newest state not yet written, encoded, to `values` (for a storage that keeps
+  /// history, every change since the last write, oldest first, each a value of its own); false
+  /// when there is none any more (a rollback dropped it). Call it once per `stage`, and
+  /// ``writeEnded(_:)`` once that write is stored or cannot be.
+  func takeForWrite(into values: inout StagedValues) -> Bool
+  /// The write taken last is stored (nil) or failed.
+  func writeEnded(_ error: (any Error)?)
 }
 
-/// One state to write under `key`, its stored bytes in `data`; call ``complete(_:)`` once it
-/// is stored or cannot be. For a storage that keeps history (``ChangeHistoryStorage``),
-/// `earlier` holds the changes made since the last write, before this one, each a value of its
-/// own, written first, in order.
-///
-/// The bytes are plain arrays (no `Data`, two allocations each), and the write's end goes back
-/// to its persister, which keeps what the write was about (no closure context per write).
-package struct StagedWrite: Sendable {
-  package let key: String
-  package let data: [UInt8]
-  package var earlier: [[UInt8]] = []
-  /// The persister the write is for, told of its end.
-  let source: any StagedState
-  /// The persister's buffer, handed back with the write's end: kept from write to write.
-  var buffer: [UInt8] = []
+/// Where a sink's write takes the values it stores: one buffer for every value of the write
+/// (a journal's batch: every bloc's), each value written in place after a copy of the sink's
+/// `prefix` (a record header the sink completes afterwards), so that no value is copied on its
+/// way to the storage and no buffer is allocated per value.
+package struct StagedValues {
+  /// The values, one after another, each after a copy of `prefix`.
+  package var bytes: [UInt8] = []
+  /// Where each value lies in `bytes`, in order (its copy of `prefix` just before it).
+  package var values: [Range<Int>] = []
+  /// What the sink wants before every value from now on (empty: nothing).
+  package var prefix: [UInt8] = []
 
-  /// Tells the persister the write is stored (nil) or failed.
-  package func complete(_ error: (any Error)?) {
-    source.writeEnded(error, buffer: buffer)
+  package init() {}
+
+  /// Appends the prefix; the value is appended to `bytes` after it, then ended with
+  /// ``endValue(from:)`` given the offset returned here.
+  package mutating func beginValue() -> Int {
+    bytes.append(contentsOf: prefix)
+    return bytes.count
+  }
+
+  package mutating func endValue(from start: Int) {
+    values.append(start..<bytes.count)
+  }
+
+  /// How much is written now: what ``cut(to:)`` goes back to.
+  package var mark: (bytes: Int, values: Int) { (bytes.count, values.count) }
+
+  /// Drops every value written after `mark` (a write that could not be encoded after all).
+  package mutating func cut(to mark: (bytes: Int, values: Int)) {
+    bytes.removeSubrange(mark.bytes...)
+    values.removeSubrange(mark.values...)
+  }
+
+  /// Empties the buffer, keeping its storage (unless a huge write grew it).
+  package mutating func removeAll() {
+    let keep = bytes.capacity <= 1 << 20
+    bytes.removeAll(keepingCapacity: keep)
+    values.removeAll(keepingCapacity: keep)
   }
 }
 
@@ -58,16 +80,20 @@ struct WriteThrough: StateSink {
   }
 
   func stage(_ source: any StagedState) {
-    guard let write = source.takeForWrite() else { return }
+    var values = StagedValues()
+    // The newest value: those before it are for a storage that keeps every change, which is
+    // a sink of its own (`JournalStorage`).
+    guard source.takeForWrite(into: &values), let newest = values.values.last else { return }
+    let data = Data(values.bytes[newest])
     guard let queue else {
-      storage.write(write.key, Data(write.data)) { write.complete($0) }
+      storage.write(source.key, data) { source.writeEnded($0) }
       return
     }
     let storage = storage
     queue.async {
       var failure: (any Error)?
-      do { try storage.write(write.key, Data(write.data)) } catch { failure = error }
-      write.complete(failure)
+      do { try storage.write(source.key, data) } catch { failure = error }
+      source.writeEnded(failure)
     }
   }
 }

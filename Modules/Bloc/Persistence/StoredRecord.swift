@@ -59,32 +59,52 @@ enum StoredRecord {
     schemaVersion: Int, change: StoredChange, events: EventWriter? = nil,
     into bytes: inout [UInt8], state: (inout [UInt8]) throws -> Void
   ) throws -> Range<Int> {
-    bytes.append(0x7B)
     if let cause = change.cause {
-      bytes += #""cause":""#.utf8
-      bytes += cause.name.utf8  // a fixed word of letters
+      append(#"{"cause":""#, to: &bytes)
+      append(word(cause), to: &bytes)
       bytes.append(0x22)
       if case .event(let event) = cause { writeEvent(event, events, into: &bytes) }
-      bytes.append(0x2C)
+      append(#","schemaVersion":"#, to: &bytes)
+    } else {
+      append(#"{"schemaVersion":"#, to: &bytes)
     }
-    bytes += #""schemaVersion":"#.utf8
     digits(Int64(schemaVersion), into: &bytes)
-    bytes += #","seq":"#.utf8
+    append(#","seq":"#, to: &bytes)
     digits(change.sequence, into: &bytes)
-    bytes += #","state":"#.utf8
+    append(#","state":"#, to: &bytes)
     let start = bytes.count
     try state(&bytes)
     let end = bytes.count
     if case .goto(let target) = change.cause {
-      bytes += #","target":"#.utf8
+      append(#","target":"#, to: &bytes)
       digits(target, into: &bytes)
     }
     if let time = change.time {
-      bytes += #","time":"#.utf8
+      append(#","time":"#, to: &bytes)
       digits(time, into: &bytes)
     }
     bytes.append(0x7D)
     return start..<end
+  }
+
+  /// ``ChangeCause/name``, as a literal.
+  private static func word(_ cause: ChangeCause) -> StaticString {
+    switch cause {
+    case .event: "event"
+    case .emit: "emit"
+    case .undo: "undo"
+    case .redo: "redo"
+    case .goto: "goto"
+    case .restore: "restore"
+    case .migration: "migration"
+    }
+  }
+
+  /// Appends a literal's bytes as they are (no `String` in between, whose UTF-8 view is copied
+  /// out of the string first).
+  private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// `,"event":…` when the event can be written; nothing otherwise (the change is stored all
@@ -93,7 +113,7 @@ enum StoredRecord {
     _ event: any Sendable, _ events: EventWriter?, into bytes: inout [UInt8]
   ) {
     let start = bytes.count
-    bytes += #","event":"#.utf8
+    append(#","event":"#, to: &bytes)
     do {
       if let events, try events.write(event, &bytes) {
         // Written by the bloc's own event type.
@@ -118,10 +138,18 @@ enum StoredRecord {
     return { state, bytes in bytes += try encoder().encode(state) }
   }
 
+  /// `State` is `Own` (``stateWriter(_:)`` opened it): each state is read as an `Own` where it
+  /// is, with no dynamic cast per state.
   private static func ownWriter<State, Own: WritesJSON>(
     _: Own.Type
   ) -> @Sendable (State, inout [UInt8]) throws -> Void {
-    { state, bytes in try (state as! Own).writeJSON(into: &bytes) }
+    precondition(State.self == Own.self, "a state writer for another type")
+    return { state, bytes in
+      try withUnsafePointer(to: state) { pointer in
+        try UnsafeRawPointer(pointer).assumingMemoryBound(to: Own.self).pointee.writeJSON(
+          into: &bytes)
+      }
+    }
   }
 
   /// `JSONEncoder` set to write the package's text for JSON's own types.
