@@ -185,3 +185,46 @@ private struct Refused: Error {}
 private struct DoneObserver: BlocObserver {
   var hooks: BlocHooks { .done }
 }
+
+/// An event handled straight through claims the reducer's order without the dispatch lock;
+/// whatever arrives meanwhile must still wait for it and run after it, in order.
+@Suite struct HandleInlineClaimTests {
+  @Test func anEventAddedWhileAReductionRunsWaitsForItThenRuns() async {
+    let bloc = HandleInlineReducerTests.reducer()
+    let chain = ChainObserver()
+    bloc.addObserver(chain)
+    guard let done = bloc.handleInline(.add(2)) else {
+      #expect(bloc.state.count == 0, "declined: nothing happened")
+      return
+    }
+    #expect(done.outcome.isHandled)
+    await bloc.settled()
+    #expect(bloc.state.count == 12, "the event added from the hook ran after the first")
+    #expect(chain.changes == [[0, 2], [2, 12]])
+    #expect(bloc.handleInline(.add(1))?.outcome.isHandled != false, "the order is free again")
+    await bloc.close()
+    #expect(bloc.handleInline(.add(1)) == nil, "closed")
+  }
+}
+
+/// On the first change it sees, adds `.add(10)` to the same bloc (which is still handling the
+/// event that made the change); records every change.
+private final class ChainObserver: BlocObserver, @unchecked Sendable {  // behind the lock
+  private let lock = NSLock()
+  private var seen: [[Int]] = []
+  var changes: [[Int]] { lock.withLock { seen } }
+  var hooks: BlocHooks { [.change] }
+
+  func onChange<State>(_ bloc: BlocBase<State>, change: Change<State>) {
+    guard let current = change.current as? Tally, let next = change.next as? Tally else { return }
+    let first = lock.withLock {
+      seen.append([current.count, next.count])
+      return seen.count == 1
+    }
+    if first, let reducer = bloc as? Bloc<HandleInlineReducerTests.Step, Tally> {
+      #expect(reducer.state.count == 2)
+      reducer.add(.add(10))
+      #expect(reducer.state.count == 2, "not before the first event is done")
+    }
+  }
+}

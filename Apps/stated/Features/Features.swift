@@ -52,14 +52,21 @@ public func liveSearchServices() -> AppSearchServices {
 
 /// The counter's step and bounds, read from the stored settings at each event: a settings
 /// change counts once it is stored, so a count is never built on one the storage refuses.
+/// Kept between events while the settings do not change (``StoredRulesCache``): the usual
+/// event reads them with no lock.
 public struct CounterRulesFromSettings: CounterRulesSource {
   let settings: SettingsBloc
+  private let kept = StoredRulesCache()
   public init(_ settings: SettingsBloc) { self.settings = settings }
 
   public var rules: CounterRules {
-    let now = settings.storedSnapshot.state
-    return CounterRules(
+    if let rules = kept.rules(at: settings.newestSequence) { return rules }
+    let (stored, isCurrent) = settings.storedSnapshotAndIsCurrent
+    let now = stored.state
+    let rules = CounterRules(
       step: now.counterStep, minimum: now.counterMinimum, maximum: now.counterMaximum)
+    if isCurrent { kept.keep(rules, at: stored.sequence) }
+    return rules
   }
 }
 

@@ -64,7 +64,7 @@ extension Bloc {
     let reducer: @Sendable (State, Event) throws -> State = { state, event in
       try reduce(state, event)
     }
-    let registered = dispatch.withLock { dispatch -> Bool in
+    let registered = withDispatch { dispatch -> Bool in
       if dispatch.reducer != nil { return false }
       dispatch.reducer = Registration(
         body: body, transformer: .sequential, cancels: [], reduce: reducer)
@@ -77,6 +77,6 @@ extension Bloc {
   /// conformance check asks of every declared event, so that a forgotten handler fails a test
   /// instead of a client's request (``BlocError/unhandledEvent(bloc:event:)``).
   public func handles(_ event: Event) -> Bool {
-    dispatch.withLock { $0.registration(for: event.kind) != nil }
+    withDispatch { $0.registration(for: event.kind) != nil }
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Handles events into states, one handler per event kind.
 ///
 /// Define a bloc by composition: create a `Bloc` and register its handlers in the closure. The
@@ -34,7 +36,7 @@
 /// caller of `add` when the bloc is idle: no task, no thread hop. Other handlers run on the
 /// concurrency pool. `close()` releases the handlers, so they may capture the bloc.
 open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
-  @unchecked Sendable  // mutable state only behind the `core` and `dispatch` locks
+  @unchecked Sendable  // mutable state behind the `core` and `dispatch` locks and the lane gate
 {
   /// A handler: gets the event and an emitter; may emit any number of states.
   public typealias Handler = @Sendable (Event, Emitter<State>) async throws -> Void
@@ -44,7 +46,16 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// The clock every time-based transformer and `emit.clock` use.
   public let clock: any Clock<Duration>
   let defaultTransformer: EventTransformer
+  /// The dispatch records; every section under this lock goes through ``withDispatch(_:)``.
   @usableFromInline let dispatch = Locked(DispatchState())
+  /// Who decides about the bloc's order: the lock's records, or a claimant without the lock
+  /// (``LaneGate``).
+  @usableFromInline let laneGate = Atomic<LaneGate>(.locked)
+  /// The reducer a claimant of the free order runs: set under the lock before the gate opens,
+  /// cleared under it once closed, never changed while the order is claimed (``LaneGate``):
+  /// the gate keeps accesses apart, so the runtime need not check them.
+  @usableFromInline @exclusivity(unchecked)
+  var freeReducer: (@Sendable (State, Event) throws -> State)?
   private let givenName: String?
 
   /// - Parameters:
@@ -126,7 +137,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   }
 
   private func register(_ kind: Event.Kind, _ registration: Registration) {
-    let registered = dispatch.withLock { dispatch -> Bool in
+    let registered = withDispatch { dispatch -> Bool in
       if dispatch.handlers[kind] != nil { return false }
       dispatch.handlers[kind] = registration
       dispatch.cancellable.formUnion(registration.cancels)
@@ -227,7 +238,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   open override func settled() async {
     while true {
       let done: Bool = await withCheckedContinuation { continuation in
-        let idle = dispatch.withLock { dispatch -> Bool in
+        let idle = withDispatch { dispatch -> Bool in
           if dispatch.isIdle { return true }
           dispatch.settleWaiters.append(continuation)
           return false
@@ -241,7 +252,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// The time until the nearest timer or handler sleep of this bloc, if any. Known as soon as
   /// the timer is armed, before its task reaches the clock: harnesses step time with it.
   open override var nextDelay: Duration? {
-    dispatch.withLock { dispatch in
+    withDispatch { dispatch in
       var nearest: Duration?
       for deadline in dispatch.timers.values.map({ $0.deadline }) + dispatch.sleepers.values {
         let remaining = deadline.remaining()
@@ -255,7 +266,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// tells observers. Events still queued or waiting are concluded as cancelled. Idempotent.
   open override func close() async {
     guard markClosed() else { return }
-    let (tasks, abandoned) = dispatch.withLock { dispatch in dispatch.shutDown() }
+    let (tasks, abandoned) = withDispatch { dispatch in dispatch.shutDown() }
     for job in abandoned { conclude(job.event, job.receipt, .cancelled) }
     for task in tasks { await task.value }
     await settled()
@@ -340,7 +351,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     guard let persister else { return conclude(job.event, job.receipt, outcome) }
     // The wait for storage counts as its own unit of work, taken before the runner ends, so
     // settled() never sees zero while the wait is on.
-    dispatch.withLock { $0.activeWork += 1 }
+    withDispatch { $0.activeWork += 1 }
     persister.whenStored(changed) { [outcome] error in
       var final = outcome
       if let error, outcome.isHandled { final = .failed(error) }
@@ -352,15 +363,15 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   /// Suspends a handler on the bloc's clock. While the deadline is ahead, `settled()` treats
   /// the handler as waiting for time, not as work in progress.
   func sleep(for duration: Duration) async throws {
-    let id = dispatch.withLock { $0.nextID() }
+    let id = withDispatch { $0.nextID() }
     let (deadline, sleep) = Self.deadline(on: clock, after: duration)
-    let waiters = dispatch.withLock { dispatch in
+    let waiters = withDispatch { dispatch in
       dispatch.sleepers[id] = deadline
       return dispatch.takeSettleWaiters()
     }
     for waiter in waiters { waiter.resume(returning: false) }
     defer {
-      let waiters = dispatch.withLock { dispatch in
+      let waiters = withDispatch { dispatch in
         dispatch.sleepers[id] = nil
         return dispatch.takeSettleWaiters()
       }

@@ -150,6 +150,23 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     core.withLock { StateUpdate(sequence: $0.sequence, state: $0.state) }
   }
 
+  /// The sequence number of the newest change, read without the state's lock: a host that
+  /// keeps something derived from ``storedSnapshot`` may use it while this stays the number
+  /// of the snapshot it was derived from, if that snapshot was current
+  /// (``storedSnapshotAndIsCurrent``): no stored state changes without a newer change first.
+  package var newestSequence: UInt64 { publishedSequence.load(ordering: .relaxed) }
+
+  /// ``storedSnapshot``, and whether it is the current state too (no change is on its way to
+  /// storage, none refused since), read together.
+  package var storedSnapshotAndIsCurrent: (snapshot: StateUpdate<State>, isCurrent: Bool) {
+    core.withLock { core in
+      guard let stored = core.stored else {
+        return (StateUpdate(sequence: core.sequence, state: core.state), true)
+      }
+      return (stored, stored.sequence == core.sequence)
+    }
+  }
+
   /// Whether ``close()`` was called.
   public var isClosed: Bool { core.withLock { $0.isClosed } }
 

@@ -12,7 +12,7 @@
 
 @_spi(Testing) extension Bloc: EventHolding {
   public func holdEvents() {
-    dispatch.withLock { dispatch in
+    withDispatch { dispatch in
       if dispatch.held == nil, !dispatch.isClosed { dispatch.held = [] }
     }
   }
@@ -23,7 +23,7 @@
 extension Bloc {
   /// Admits the held events in order; `keepHolding` holds the events added from now on again.
   @usableFromInline func admitHeld(keepHolding: Bool) {
-    let jobs = dispatch.withLock { dispatch -> [Job] in
+    let jobs = withDispatch { dispatch -> [Job] in
       let jobs = dispatch.held ?? []
       if dispatch.held != nil { dispatch.held = keepHolding ? [] : nil }
       return jobs

@@ -15,9 +15,14 @@ extension Bloc {
   @inlinable
   package final func handleInline(_ event: Event) -> (outcome: EventOutcome, changed: UInt64)? {
     guard type(of: self) == Bloc<Event, State>.self, !observesDone else { return nil }
+    // The usual case, a bloc whose events all go to its reducer: no dispatch lock.
+    if let reduce = claimFreeLane() {
+      defer { endFreeClaim() }
+      return reduceInline(event, reduce)
+    }
     var reducer: (@Sendable (State, Event) throws -> State)?
     var runner: UInt64 = 0
-    let started = dispatch.withLock { dispatch -> Started? in
+    let started = withDispatch { dispatch -> Started? in
       guard !dispatch.isClosed, dispatch.held == nil, dispatch.main.runner == nil,
         dispatch.main.queue.isEmpty, let registration = dispatch.registration(for: event.kind),
         registration.startsWhenIdle, case .sync = registration.body
@@ -36,7 +41,10 @@ extension Bloc {
       let job = Job(id: dispatch.nextID(), event: event, receipt: nil)
       return startOnIdleLane(job, registration.body, inline: true, &dispatch)
     }
-    if let reducer { return reduceInline(event, reducer, runner: runner) }
+    if let reducer {
+      defer { _ = finished(runner: runner, lane: nil, handingOver: true) }
+      return reduceInline(event, reducer)
+    }
     guard let started, case .sync(let handler) = started.body else { return nil }
     onEvent(event)
     let outcome = outcome(of: started.job, handler: handler, emitter: started.emitter)
@@ -49,13 +57,13 @@ extension Bloc {
     return (outcome, changed)
   }
 
-  /// Runs the reducer for `event` on the lane `runner` claimed: what the reducer's handler
-  /// does through an emitter (``Emitter/update(_:)``), applied directly. A reducer that throws
-  /// fails the event and changes nothing; a bloc closed meanwhile cancels it, as `close()`
-  /// cancels a running handler.
+  /// Runs the reducer for `event` on the order the caller claimed (and ends the claim after):
+  /// what the reducer's handler does through an emitter (``Emitter/update(_:)``), applied
+  /// directly. A reducer that throws fails the event and changes nothing; a bloc closed
+  /// meanwhile cancels it, as `close()` cancels a running handler.
   @inlinable
   final func reduceInline(
-    _ event: Event, _ reduce: (State, Event) throws -> State, runner: UInt64
+    _ event: Event, _ reduce: (State, Event) throws -> State
   ) -> (outcome: EventOutcome, changed: UInt64) {
     onEvent(event)
     var failure: (any Error)?
@@ -84,7 +92,6 @@ extension Bloc {
       outcome = .failed(failure)
     }
     if changed == 0 { onDone(event, outcome: outcome) }
-    _ = finished(runner: runner, lane: nil, handingOver: true)
     return (outcome, changed)
   }
 }

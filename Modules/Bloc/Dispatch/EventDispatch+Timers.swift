@@ -34,7 +34,7 @@ extension Bloc {
   /// A debounce or throttle timer fired: its pending job joins the queue (cancelling earlier
   /// events of its kind: handling is restartable); a throttle opens its next window.
   private func fire(_ kind: Event.Kind, timer id: UInt64) {
-    let (admission, waiters) = dispatch.withLock {
+    let (admission, waiters) = withDispatch {
       dispatch -> (Admission, [CheckedContinuation<Bool, Never>]) in
       var admission = Admission()
       guard dispatch.timers.removeValue(forKey: id) != nil, var gate = dispatch.pacings[kind],

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The bookkeeping behind `add`: which handler runs, which events wait, which timers are armed.
 /// Everything here runs under the bloc's `dispatch` lock.
 ///
@@ -29,7 +31,7 @@ extension Bloc {
     var receipt: EventReceipt?
     var admission: Admission?
     var flushHeld = false
-    let started = dispatch.withLock { dispatch -> Started? in
+    let started = withDispatch { dispatch -> Started? in
       guard !dispatch.isClosed, let registration = dispatch.registration(for: event.kind) else {
         receipt = EventReceipt()
         var refused = Admission()
@@ -93,7 +95,7 @@ extension Bloc {
   /// (sequential or droppable, cancelling nothing). What ``admit(_:inline:fromHold:announced:)``
   /// does in that case, in one trip to the lock, without a job or a `Started` record to copy.
   @inlinable final func claimIdleLane(for event: Event) -> IdleClaim? {
-    dispatch.withLock { dispatch -> IdleClaim? in
+    withDispatch { dispatch -> IdleClaim? in
       guard !dispatch.isClosed, dispatch.held == nil, dispatch.main.runner == nil,
         dispatch.main.queue.isEmpty, let registration = dispatch.registration(for: event.kind),
         registration.startsWhenIdle, case .sync(let handler) = registration.body
@@ -325,7 +327,9 @@ extension Bloc {
     runner id: UInt64, lane: Event.Kind?, handingOver: Bool
   ) -> Started? {
     var waiters: [CheckedContinuation<Bool, Never>] = []
-    let next = dispatch.withLock { dispatch -> Started? in
+    let next = withDispatch { dispatch -> Started? in
+      // A claimant of the free order ending through the lock: the records decide again.
+      if id == LaneGate.claimant { laneGate.store(.locked, ordering: .relaxed) }
       // The bloc's own lane with nothing queued (the usual end of an inline job): in place,
       // with no helper generic over the lane's key.
       if lane == nil {
@@ -345,6 +349,8 @@ extension Bloc {
       if owns, !dispatch.isClosed, let job = dispatch.popQueue(key),
         let registration = dispatch.registration(for: job.event.kind)
       {
+        // The same unit of work goes on, under an id of its own if it was the gate's claimant.
+        let id = id == LaneGate.claimant ? dispatch.nextID() : id
         let next = Started(
           job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
           lane: key)
@@ -384,7 +390,7 @@ extension Bloc {
   func ended<T: Sendable>(
     uncounting count: Int, _ tidy: @Sendable (inout DispatchState) -> T
   ) -> T {
-    let (result, waiters) = dispatch.withLock { dispatch in
+    let (result, waiters) = withDispatch { dispatch in
       let result = tidy(&dispatch)
       dispatch.activeWork -= count
       return (result, dispatch.takeSettleWaiters())

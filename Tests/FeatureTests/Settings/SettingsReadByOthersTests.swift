@@ -40,4 +40,44 @@ import Testing
     await counter.close()
     await settings.close()
   }
+
+  /// The rules are kept between counter events while the settings do not change: every
+  /// stored change must still apply to the very next event, and one being stored or refused
+  /// never.
+  @Test func keptRulesGiveWayToTheNextStoredSetting() async {
+    let storage = HeldStorage()
+    let settings = SettingsBloc(storage: storage)
+    let counter = CounterBloc(
+      rules: CounterRulesFromSettings(settings), storage: InMemoryStorage())
+    for _ in 0..<2 { #expect(await counter.send(.increment).isHandled) }
+    #expect(counter.state.count == 2, "step 1, read once and kept")
+
+    let step = settings.add(.set(.counterStep, 3))
+    #expect(await counter.send(.increment).isHandled)
+    #expect(counter.state.count == 3, "being stored: not used yet")
+    storage.release(refusing: false)
+    #expect(await step.outcome.isHandled)
+    #expect(await counter.send(.increment).isHandled)
+    #expect(counter.state.count == 6, "stored: used by the very next event")
+    #expect(await counter.send(.increment).isHandled)
+    #expect(counter.state.count == 9, "and kept")
+
+    let maximum = settings.add(.set(.counterMaximum, 10))
+    storage.release(refusing: false)
+    #expect(await maximum.outcome.isHandled)
+    #expect(!(await counter.send(.increment).isHandled), "9 + 3 is above the new maximum")
+    #expect(counter.state.count == 9)
+
+    let refused = settings.add(.set(.counterStep, 1))
+    storage.release(refusing: true)
+    #expect(!(await refused.outcome.isHandled))
+    #expect(!(await counter.send(.increment).isHandled), "the refused step is never used")
+    let unbounded = settings.add(.set(.counterMaximum, .null))
+    storage.release(refusing: false)
+    #expect(await unbounded.outcome.isHandled)
+    #expect(await counter.send(.increment).isHandled)
+    #expect(counter.state.count == 12, "step 3 again, no maximum")
+    await counter.close()
+    await settings.close()
+  }
 }
