@@ -12,8 +12,20 @@
 /// ```swift
 /// let count = retryingOnInterrupt { recv(fd, buffer, size, 0) }
 /// ```
-@inline(__always)
-package func retryingOnInterrupt<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+///
+/// For calls that return a count (`ssize_t`). Not generic over `BinaryInteger`: called from
+/// other modules, a generic body is not specialised there, and the daemon's every `recv` and
+/// `send` then compared and converted its result through protocol witnesses.
+package func retryingOnInterrupt(_ call: () -> Int) -> Int {
+  while true {
+    let result = call()
+    if result >= 0 || errno != EINTR { return result }
+  }
+}
+
+/// The same for calls that return an `int` (`open`, `poll`,
+/// `flock`, `waitpid`, …).
+package func retryingOnInterrupt(_ call: () -> Int32) -> Int32 {
   while true {
     let result = call()
     if result >= 0 || errno != EINTR { return result }
