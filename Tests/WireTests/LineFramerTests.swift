@@ -187,4 +187,53 @@ func frame(_ text: String) -> LineFramer.Event { .frame(Array(text.utf8)) }
     #expect(seen == ["alone", "a", "b", "c", "partial", "x", "oversized 20", "y"])
     #expect(framer.bufferedByteCount == 0)
   }
+
+  /// Frames taken straight from each read (``LineFramer/next(from:at:into:)``) are the frames
+  /// the framer's own buffer gives, in order, also when the reader stops after a few and
+  /// gives the rest back (reading paused), and the same bytes stay buffered.
+  @Test func framesStraightFromAReadMatchBufferedOnes() {
+    let reads = [
+      "alone\r\n", "a\nb\r\nc", "\n", "par", "tial\n", "x\n \t\r\n\n",
+      "much too long for it\ny\r\n", "z\r", "\n", "1\n2\n3\n4\n5", "\n", "\r\n",
+      "far too long, no end", " yet\nafter\n", "q\n\n\nr\n",
+    ]
+    func events(_ found: LineFramer.Found?, _ frame: [UInt8]) -> String? {
+      switch found {
+      case nil: return nil
+      case .frame: return String(decoding: frame, as: UTF8.self)
+      case .oversized(let count): return "oversized \(count)"
+      }
+    }
+    var expected: [String] = []
+    var framer = LineFramer(maxFrameBytes: 16)
+    var frame: [UInt8] = []
+    for read in reads {
+      framer.append(contentsOf: Array(read.utf8))
+      while let event = events(framer.next(into: &frame), frame) { expected.append(event) }
+    }
+    #expect(expected.count == 18)
+    for stopAfter in [1, 2, 3, Int.max] {
+      var framer = LineFramer(maxFrameBytes: 16)
+      var seen: [String] = []
+      for read in reads {
+        Array(read.utf8).withUnsafeBytes { bytes in
+          var used = 0
+          var taken = 0
+          while taken < stopAfter,
+            let event = events(framer.next(from: bytes, at: &used, into: &frame), frame)
+          {
+            seen.append(event)
+            taken += 1
+          }
+          if used < bytes.count { framer.append(UnsafeRawBufferPointer(rebasing: bytes[used...])) }
+        }
+        if stopAfter != Int.max {
+          // Reading resumed: what waited in the framer comes out before the next read.
+          while let event = events(framer.next(into: &frame), frame) { seen.append(event) }
+        }
+      }
+      #expect(seen == expected, "stopping after \(stopAfter) frames per read")
+      #expect(framer.bufferedByteCount == 0)
+    }
+  }
 }

@@ -34,8 +34,7 @@ extension EventLoop {
       recv(io.fd, readBuffer.baseAddress, readBuffer.count, LinuxSymbols.receiveFlags)
     }
     if count > 0 {
-      io.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
-      deliverFrames(io)
+      deliverFrames(io, from: UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
     } else if count == 0 {
       endOfInput(io)
     } else if errno != EAGAIN {
@@ -50,16 +49,28 @@ extension EventLoop {
         recv(io.fd, readBuffer.baseAddress, readBuffer.count, LinuxSymbols.receiveFlags)
       }
       guard count > 0 else { return }
-      io.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
       io.readingPaused = false  // replies cannot be written anyway; just run the requests
-      deliverFrames(io, honoringBackpressure: false)
+      deliverFrames(
+        io, from: UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]),
+        honoringBackpressure: false)
     }
   }
 
   /// Hands complete frames to the delegate, in order, until the framer runs dry,
   /// the connection is closing, or too many reply bytes are queued (then reading
-  /// pauses and the frames stay buffered until the queue drains).
-  func deliverFrames(_ io: ConnectionIO, honoringBackpressure: Bool = true) {
+  /// pauses and the frames stay buffered until the queue drains). After a read, `chunk` is
+  /// what it read (in the loop's read buffer): its frames go straight into the loop's frame
+  /// buffer (``LineFramer/next(from:at:into:)``), and what is not delivered stays in the
+  /// framer.
+  func deliverFrames(
+    _ io: ConnectionIO, from chunk: UnsafeRawBufferPointer = .init(start: nil, count: 0),
+    honoringBackpressure: Bool = true
+  ) {
+    var used = 0
+    defer {
+      // Reading paused or stopped: the framer keeps the rest, as if it had taken it all.
+      if used < chunk.count { io.framer.append(UnsafeRawBufferPointer(rebasing: chunk[used...])) }
+    }
     let connection = io.connection
     let limit = honoringBackpressure ? configuration.maxQueuedBytes : Int.max
     while io.isOpen, !io.readingStopped {
@@ -80,7 +91,7 @@ extension EventLoop {
       }
       // Into the loop's one frame buffer: no allocation per frame (a delegate that keeps the
       // frame, e.g. to parse it elsewhere, leaves the next one a buffer of its own).
-      guard let found = io.framer.next(into: &frame) else { break }
+      guard let found = io.framer.next(from: chunk, at: &used, into: &frame) else { break }
       switch found {
       case .frame:
         beginTurnIfNeeded()

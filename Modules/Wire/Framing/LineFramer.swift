@@ -31,6 +31,8 @@ import Glibc  // Linux only, like the daemon
 /// - Received bytes are kept in one buffer, reused: ``next(into:)`` copies a frame into the
 ///   caller's array, so a server that reuses that array allocates nothing per frame; when the
 ///   buffer holds that one frame alone, the two arrays trade storage instead (no copy).
+///   ``next(from:at:into:)`` takes frames straight from the bytes just read, into the
+///   caller's array, and buffers only what is left of them.
 public struct LineFramer: Sendable {
   /// One result of framing.
   public enum Event: Equatable, Sendable {
@@ -143,6 +145,39 @@ public struct LineFramer: Sendable {
       readyHead = 0
     }
     return found
+  }
+
+  /// ``next(into:)`` for the bytes just read, `bytes[offset...]`, not given to ``append(_:)``:
+  /// while the framer holds nothing (no frame waiting, no incomplete line), a frame goes from
+  /// `bytes` straight into `frame`, each byte copied once instead of into the framer's buffer
+  /// and out again (several requests in one read). Moves `offset` past what it used; an
+  /// incomplete last line is kept in the framer's buffer. A caller that stops asking before
+  /// nil gives the rest, `bytes[offset...]`, to ``append(_:)``.
+  public mutating func next(
+    from bytes: UnsafeRawBufferPointer, at offset: inout Int, into frame: inout [UInt8]
+  ) -> Found? {
+    while offset < bytes.count, readyHead == ready.count, lineStart == buffer.count, !skipping {
+      let base = bytes.baseAddress!
+      guard let hit = memchr(base + offset, Int32(UInt8.lineFeed), bytes.count - offset) else {
+        break
+      }
+      // As `finishLine` does with nothing held.
+      let line = UnsafeRawBufferPointer(rebasing: bytes[offset..<base.distance(to: hit)])
+      offset += line.count + 1
+      let length = line.count - (line.last == .carriageReturn ? 1 : 0)
+      if length > maxFrameBytes { return .oversized(length) }
+      if length == 0 || line.allSatisfy(\.isJSONWhitespace) { continue }
+      frame.removeAll(keepingCapacity: true)
+      frame.append(
+        contentsOf: UnsafeRawBufferPointer(rebasing: line[0..<length]).assumingMemoryBound(
+          to: UInt8.self))
+      return .frame
+    }
+    if offset < bytes.count {
+      append(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+      offset = bytes.count
+    }
+    return next(into: &frame)
   }
 
   /// Takes bytes that contain no newline.
