@@ -29,12 +29,16 @@ final class EventLoop {
   let onFinished: @Sendable () -> Void
 
   var listening = true
-  var acceptRetryAt: ContinuousClock.Instant?
+  var acceptRetryAt: ContinuousClock.Instant? { didSet { noteDeadlines() } }
   /// Open connections indexed by descriptor (descriptors are small, dense integers).
   var connections: [ConnectionIO?] = []
   var openCount = 0
   var nextConnectionID: UInt64 = 1
-  var phase = Phase.running
+  var phase = Phase.running { didSet { noteDeadlines() } }
+  /// Whether a deadline is pending (an accept retry, a shutdown step): else, the daemon's usual
+  /// state, a turn skips reading `phase` and the clock. (A `ContinuousClock.Instant` is copied
+  /// and compared through its type's value witnesses, which cost more than the checks.)
+  private var hasDeadlines = false
   let readBuffer: UnsafeMutableRawBufferPointer
   /// Each frame delivered, in turn (``LineFramer/next(into:)``).
   var frame: [UInt8] = []
@@ -86,8 +90,10 @@ final class EventLoop {
   func run() {
     while true {
       processInbox()
-      advanceShutdown()
-      if case .finished = phase { break }
+      if hasDeadlines {
+        advanceShutdown()
+        if case .finished = phase { break }
+      }
       // Frames delivered while flushing (resumed, or no longer held back): first their replies.
       if !delivered.isEmpty { continue }
       waker.loopWillSleep()
@@ -95,7 +101,7 @@ final class EventLoop {
         waker.loopDidWake()
         continue
       }
-      let count = epoll.wait(timeoutMilliseconds: timeoutMilliseconds())
+      let count = epoll.wait(timeoutMilliseconds: hasDeadlines ? timeoutMilliseconds() : -1)
       waker.loopDidWake()
       for index in 0..<count {
         let (descriptor, mask) = epoll.event(at: index)
@@ -148,7 +154,7 @@ final class EventLoop {
     if flags.drained { beginFlushing() }
   }
 
-  /// Tells the delegate a turn begins, before its first frame (``deliverFrames(_:honoringBackpressure:)``):
+  /// Tells the delegate a turn begins, before its first frame (``deliverFrames(_:from:honoringBackpressure:)``):
   /// a pass that delivers no frame (only writes, accepts, or the flush after a turn) begins
   /// and ends no turn, so the delegate's per-turn work (the journal's batch) costs it nothing.
   func beginTurnIfNeeded() {
@@ -171,6 +177,14 @@ final class EventLoop {
     guard index < connections.count, let io = connections[index], io.connection === connection
     else { return nil }
     return io
+  }
+
+  private func noteDeadlines() {
+    if case .running = phase {
+      hasDeadlines = acceptRetryAt != nil
+    } else {
+      hasDeadlines = true
+    }
   }
 
   private func timeoutMilliseconds() -> Int32 {
