@@ -227,7 +227,7 @@ struct JournalRecovery {
     }
     guard !imported.isEmpty else { return }
     try JournalFiles.writeAtomically(
-      JournalStorage.snapshotBytes(values), directory: directory,
+      JournalStorage.snapshotBytes(KeptValues(values: values)), directory: directory,
       name: JournalFiles.snapshotName(0), temporary: JournalFiles.temporarySnapshotName(0))
     for name in imported {
       rename(directory + "/" + name, directory + "/" + name + ".migrated")

@@ -37,11 +37,8 @@ extension JournalStorage {
   /// committed it), between batches.
   func compactIfDue() {
     let due = file.withLock {
-      journal -> (UInt64, [String: [UInt8]], [String: RetainedValues])? in
-      // A damaged end still in a journal is not deleted with it.
-      guard !journal.compacting, journal.damagedTails.isEmpty,
-        journal.records >= limits.records || journal.length >= limits.bytes
-      else { return nil }
+      journal -> (UInt64, KeptValues)? in
+      guard isDueForCompaction(journal) else { return nil }
       let name = path + "/" + JournalFiles.journalName(journal.generation)
       do {
         if syncPolicy == .deferred { try JournalFiles.syncData(journal.fd, path: name) }
@@ -52,18 +49,18 @@ extension JournalStorage {
           fd: fd, generation: finished + 1, length: JournalFormat.headerSize, records: 0)
         journal.compacting = true
         // The values as of the end of the finished journal (the writer has applied them all).
-        return (finished, values.withLock { $0 }, retained.withLock { $0 })
+        return (finished, kept.withLock { $0 })
       } catch {
         log("cannot start a new journal for compaction: \(error); will retry")
         journal.records = 0  // retry after another `limits` worth
         return nil
       }
     }
-    guard let (finished, snapshot, history) = due else { return }
+    guard let (finished, snapshot) = due else { return }
     compactor.async {
       do {
         try JournalFiles.writeAtomically(
-          Self.snapshotBytes(snapshot, history), directory: self.path,
+          Self.snapshotBytes(snapshot), directory: self.path,
           name: JournalFiles.snapshotName(finished),
           temporary: JournalFiles.temporarySnapshotName(finished))
         for generation in (0...finished).reversed() {
@@ -81,14 +78,19 @@ extension JournalStorage {
     }
   }
 
+  /// Whether `journal` is over its ``Limits`` and not being compacted already. (A damaged end
+  /// still in a journal is not deleted with it: not then.)
+  func isDueForCompaction(_ journal: OpenJournal) -> Bool {
+    !journal.compacting && journal.damagedTails.isEmpty
+      && (journal.records >= limits.records || journal.length >= limits.bytes)
+  }
+
   /// Every key's value; a key with retained history has its retained values first, oldest
   /// first, and its value last (the last put of a key is its value).
-  static func snapshotBytes(
-    _ values: [String: [UInt8]], _ retained: [String: RetainedValues] = [:]
-  ) -> [UInt8] {
+  static func snapshotBytes(_ kept: KeptValues) -> [UInt8] {
     var bytes = JournalFormat.snapshotMagic
-    for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-      let history = retained[key]?.values ?? []
+    for (key, value) in kept.values.sorted(by: { $0.key < $1.key }) {
+      let history = kept.retained[key]?.values ?? []
       for old in history.dropLast() {
         JournalFormat.append(.put, key: key, value: old, to: &bytes)
       }

@@ -42,21 +42,23 @@ extension JournalStorage {
     if start { writer.async { self.writeBatches() } }
   }
 
-  /// Writes batches until none is waiting: everything appended while one is written goes
-  /// into the next.
-  func writeBatches() {
+  /// Writes batches until none is waiting, from `first` (already taken) when given:
+  /// everything appended while one is written goes into the next.
+  func writeBatches(_ first: consuming Batch? = nil) {
     // The batch last written, emptied, handed back for the next one to fill: a batch's lists
     // are allocated once, not per batch.
     var written: Batch?
     while true {
-      let taken = queue.withLock { batch -> Batch? in
-        guard !batch.isEmpty else {
-          batch.writing = false
-          if let written { batch.recycle(written) }
-          return nil
+      let taken =
+        first.take()
+        ?? queue.withLock { batch -> Batch? in
+          guard !batch.isEmpty else {
+            batch.writing = false
+            if let written { batch.recycle(written) }
+            return nil
+          }
+          return batch.take(recycling: written)
         }
-        return batch.take(recycling: written)
-      }
       written = nil
       guard var batch = taken else { return }
       for source in batch.staged {
@@ -71,21 +73,22 @@ extension JournalStorage {
         _ = batch.take(source, key: key)
       }
       guard !batch.completions.isEmpty || !batch.taken.isEmpty else { continue }
-      let error = writeBatch(batch)
+      let (error, compactionDue) = writeBatch(batch)
       if error == nil {
-        keep(batch.changes, batch.records.bytes)
-        if limits.history > 0 { retain(batch.changes, batch.records.bytes) }
+        kept.withLock { $0.keep(batch.changes, batch.records.bytes, history: limits.history) }
       }
       for completion in batch.completions { completion(error) }
       for source in batch.taken { source.writeEnded(error) }
-      if error == nil { compactIfDue() }
+      if compactionDue { compactIfDue() }
       batch.empty()
       written = batch
     }
   }
 
-  func writeBatch(_ batch: Batch) -> (any Error)? {
-    file.withLock { journal -> (any Error)? in
+  /// Appends `batch` (and with `.always` syncs it); also tells, from the same trip to the
+  /// file's lock, whether the journal is now due for compaction (``compactIfDue()``).
+  func writeBatch(_ batch: Batch) -> (error: (any Error)?, compactionDue: Bool) {
+    file.withLock { journal -> ((any Error)?, Bool) in
       // For error messages only: not built for a batch that is written.
       func name() -> String { path + "/" + JournalFiles.journalName(journal.generation) }
       do {
@@ -116,65 +119,12 @@ extension JournalStorage {
           journal.dirty = true
           journal.appendedSinceLook = true
         }
-        return nil
+        return (nil, isDueForCompaction(journal))
       } catch {
-        return PersistenceError.writeFailed(
+        let failure = PersistenceError.writeFailed(
           key: batch.changes.map(\.key).uniqued().joined(separator: ","),
           reason: String(describing: error))
-      }
-    }
-  }
-
-  /// Makes the values just written (in `bytes`, the batch's) their keys' values: each copied
-  /// into the storage of the value it replaces, when no snapshot shares that one.
-  func keep(_ changes: [(key: String, value: Range<Int>?)], _ bytes: [UInt8]) {
-    values.withLock { values in
-      // A bloc's changes come one after another: only the last of a run of one key stays.
-      for index in changes.indices
-      where index + 1 == changes.count || changes[index + 1].key != changes[index].key {
-        let change = changes[index]
-        guard let range = change.value else {
-          values[change.key] = nil
-          continue
-        }
-        if let slot = values.index(forKey: change.key) {
-          values.values[slot].removeAll(keepingCapacity: true)
-          values.values[slot].append(contentsOf: bytes[range])
-        } else {
-          values[change.key] = Array(bytes[range])
-        }
-      }
-    }
-  }
-
-  /// Keeps the values just written (in `bytes`, the batch's) as the newest of their keys'
-  /// history; a removed key's history goes with it.
-  func retain(_ changes: [(key: String, value: Range<Int>?)], _ bytes: [UInt8]) {
-    let limit = limits.history
-    retained.withLock { retained in
-      // Where the key of the change before is, while no key came or went: a bloc's changes
-      // come one after another, so its key is looked up once per batch.
-      var last: (key: String, index: Dictionary<String, RetainedValues>.Index)?
-      for change in changes {
-        guard let range = change.value else {
-          retained[change.key] = nil
-          last = nil
-          continue
-        }
-        let value = bytes[range]
-        // In place, and without `subscript(_:default:)`, whose default is a closure allocated
-        // on every call.
-        if let last, last.key == change.key {
-          retained.values[last.index].append(value)
-        } else if let index = retained.index(forKey: change.key) {
-          retained.values[index].append(value)
-          last = (change.key, index)
-        } else {
-          var values = RetainedValues(limit: limit)
-          values.append(value)
-          retained[change.key] = values
-          last = nil
-        }
+        return (failure, false)
       }
     }
   }
@@ -195,7 +145,7 @@ extension JournalStorage {
       atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let next = journal.generation + 1
     try JournalFiles.writeAtomically(
-      Self.snapshotBytes(values.withLock { $0 }, retained.withLock { $0 }), directory: path,
+      Self.snapshotBytes(kept.withLock { $0 }), directory: path,
       name: JournalFiles.snapshotName(journal.generation),
       temporary: JournalFiles.temporarySnapshotName(journal.generation))
     let fd = try JournalFiles.createJournal(directory: path, generation: next)

@@ -62,10 +62,8 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
   let path: String
   let log: @Sendable (String) -> Void
-  let values: Locked<[String: [UInt8]]>
-  /// The values last written under each key, oldest first (``Limits/history``); updated with
-  /// `values`, by the writer.
-  let retained: Locked<[String: RetainedValues]>
+  /// Every key's value and history, updated by the writer after each batch.
+  let kept: Locked<KeptValues>
   let queue = Locked(Batch())
   let file: Locked<OpenJournal>
   // Every write, sync and journal switch runs here, one at a time.
@@ -207,8 +205,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let recovery = try JournalRecovery.load(directory: path, historyLimit: limits.history)
     var notes = recovery.notes
-    values = Locked(recovery.values)
-    retained = Locked(recovery.retained)
+    kept = Locked(KeptValues(values: recovery.values, retained: recovery.retained))
     var journal = OpenJournal(
       generation: recovery.generation, length: recovery.length ?? 0,
       records: recovery.recordsSinceSnapshot, damagedTails: recovery.damagedTails)
@@ -252,7 +249,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
   public func read(_ key: String) throws -> Data? {
     try Self.validate(key)
-    return values.withLock { $0[key] }.map { Data($0) }
+    return kept.withLock { $0.values[key] }.map { Data($0) }
   }
 
   public func write(
@@ -281,7 +278,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   /// people to inspect (as `FileStorage` does); returns its path.
   public func keepAside(_ key: String) throws -> String {
     try Self.validate(key)
-    let value = values.withLock { $0[key] } ?? []
+    let value = kept.withLock { $0.values[key] } ?? []
     var n = 1
     while access(path + "/\(key).unreadable-\(n).json", F_OK) == 0 { n += 1 }
     let name = "\(key).unreadable-\(n).json"
@@ -293,7 +290,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
   /// Removes every key (values kept aside as unreadable are files, and stay).
   public func removeAll() throws {
-    let keys = values.withLock { Array($0.keys) }
+    let keys = kept.withLock { Array($0.values.keys) }
     guard !keys.isEmpty else { return }
     try appendAndWait(keys.map { ($0, nil) })
   }
@@ -302,7 +299,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   public var batchesWritten: Int { file.withLock { $0.batches } }
 
   /// Every key with a value.
-  public var keys: [String] { values.withLock { Array($0.keys) } }
+  public var keys: [String] { kept.withLock { Array($0.values.keys) } }
 
   // MARK: Durability
 
@@ -350,16 +347,20 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   ///   completions have run when this returns: no thread hand-off, as Redis writes its AOF
   ///   before it replies.
   public func commitBatch(othersWaiting: Bool) {
+    let handOff = othersWaiting && syncPolicy == .always
+    // Written here: taken in the same trip to the lock that ends the hold.
+    var taken: Batch?
     let start = queue.withLock { batch -> Bool in
       batch.holds -= 1
-      guard !batch.isEmpty else { return false }
-      return batch.startsWriting()
+      guard !batch.isEmpty, batch.startsWriting() else { return false }
+      if !handOff { taken = batch.take(recycling: nil) }
+      return true
     }
     guard start else { return }
-    if othersWaiting, syncPolicy == .always {
+    if handOff {
       writer.async { self.writeBatches() }
     } else {
-      writeBatches()
+      writeBatches(taken.take())  // moved: a copy left here would make every append copy
     }
   }
 
@@ -375,6 +376,6 @@ extension JournalStorage: ChangeHistoryStorage {
   public var historyLimit: Int { limits.history }
 
   public func history(_ key: String) -> [Data] {
-    retained.withLock { $0[key]?.values.map { Data($0) } ?? [] }
+    kept.withLock { $0.retained[key]?.values.map { Data($0) } ?? [] }
   }
 }

@@ -188,10 +188,11 @@ extension Persistence where State: PersistableState {
     // Decided once: a state that writes its own JSON (a declared one) is stored without any
     // encoder, in the text the daemon also sends; any other through JSONEncoder.
     let writeState = StoredRecord.stateWriter(State.self)
+    let version = StoredRecord.version(State.schemaVersion)
     encode = { state, change, events, bytes in
-      try StoredRecord.write(
-        schemaVersion: State.schemaVersion, change: change, events: events, into: &bytes
-      ) { bytes in try writeState(state, &bytes) }
+      try StoredRecord.write(version: version, change: change, events: events, into: &bytes) {
+        bytes in try writeState(state, &bytes)
+      }
     }
     decode = { data in
       let decoder = JSONDecoder()

@@ -69,19 +69,24 @@ extension PersisterCore {
 
   /// The stored records of the states taken, written straight into the sink's buffer.
   private func write(into values: inout StagedValues) throws {
-    let events = taken.hooks.events
-    let count = taken.changes.count
-    let newestNoted = count > 0 && taken.changes[count - 1].sequence == taken.sequence
-    for index in 0..<(newestNoted ? count - 1 : count) {
+    let (sequence, events) = (taken.sequence, taken.hooks.events)
+    // Each change read where it is (not copied, with its event, out of the array).
+    let json = try taken.changes.withUnsafeBufferPointer { changes in
+      let newestNoted = changes.last?.sequence == sequence
+      for index in 0..<(newestNoted ? changes.count - 1 : changes.count) {
+        let start = values.beginValue()
+        _ = try encode(earlier: index, changes[index], events, into: &values.bytes)
+        values.endValue(from: start)
+      }
       let start = values.beginValue()
-      _ = try encode(earlier: index, taken.changes[index], events, into: &values.bytes)
+      let json =
+        newestNoted
+        ? try encode(earlier: nil, changes[changes.count - 1], events, into: &values.bytes)
+        : try encode(earlier: nil, StoredChange(sequence: sequence), events, into: &values.bytes)
       values.endValue(from: start)
+      return json
     }
-    let start = values.beginValue()
-    let newest = newestNoted ? taken.changes[count - 1] : StoredChange(sequence: taken.sequence)
-    let json = try encode(earlier: nil, newest, events, into: &values.bytes)
-    taken.hooks.shareText?.share(taken.sequence, values.bytes[json])
-    values.endValue(from: start)
+    taken.hooks.shareText?.share(sequence, values.bytes[json])
   }
 
   /// The write taken last ended.

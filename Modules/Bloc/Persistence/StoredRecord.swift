@@ -52,24 +52,32 @@ struct EventWriter: Sendable {
 /// Records written before either way (with `\/`, say) read back all the same: reading is
 /// `JSONDecoder`'s.
 enum StoredRecord {
-  /// Appends the stored text of `change` to `bytes`, its state written by `state` and its
-  /// event by `events` when it can; returns where the state's own JSON lies in `bytes`.
-  /// Appending to the caller's buffer lets one buffer serve every change of a write.
-  static func write(
-    schemaVersion: Int, change: StoredChange, events: EventWriter? = nil,
-    into bytes: inout [UInt8], state: (inout [UInt8]) throws -> Void
-  ) throws -> Range<Int> {
-    if let cause = change.cause {
-      append(#"{"cause":""#, to: &bytes)
-      append(word(cause), to: &bytes)
-      bytes.append(0x22)
-      if case .event(let event) = cause { writeEvent(event, events, into: &bytes) }
-      append(#","schemaVersion":"#, to: &bytes)
-    } else {
-      append(#"{"schemaVersion":"#, to: &bytes)
-    }
+  /// `,"schemaVersion":N,"seq":`, the part of every record of one schema version between the
+  /// cause and the sequence number: written once per persisted bloc, appended in one piece.
+  static func version(_ schemaVersion: Int) -> [UInt8] {
+    var bytes: [UInt8] = []
+    append(#","schemaVersion":"#, to: &bytes)
     digits(Int64(schemaVersion), into: &bytes)
     append(#","seq":"#, to: &bytes)
+    return bytes
+  }
+
+  /// Appends the stored text of `change` to `bytes` (`version`: its schema version's part,
+  /// ``version(_:)``), its state written by `state` and its event by `events` when it can;
+  /// returns where the state's own JSON lies in `bytes`. Appending to the caller's buffer lets
+  /// one buffer serve every change of a write.
+  static func write(
+    version: [UInt8], change: StoredChange, events: EventWriter?, into bytes: inout [UInt8],
+    state: (inout [UInt8]) throws -> Void
+  ) throws -> Range<Int> {
+    if let cause = change.cause {
+      append(opening(cause), to: &bytes)
+      if case .event(let event) = cause { writeEvent(event, events, into: &bytes) }
+      bytes.append(contentsOf: version)
+    } else {
+      bytes.append(0x7B)
+      bytes.append(contentsOf: version[1...])  // no comma after the brace
+    }
     digits(change.sequence, into: &bytes)
     append(#","state":"#, to: &bytes)
     let start = bytes.count
@@ -87,16 +95,16 @@ enum StoredRecord {
     return start..<end
   }
 
-  /// ``ChangeCause/name``, as a literal.
-  private static func word(_ cause: ChangeCause) -> StaticString {
+  /// The start of a record made for `cause`: `{"cause":"` and ``ChangeCause/name``.
+  private static func opening(_ cause: ChangeCause) -> StaticString {
     switch cause {
-    case .event: "event"
-    case .emit: "emit"
-    case .undo: "undo"
-    case .redo: "redo"
-    case .goto: "goto"
-    case .restore: "restore"
-    case .migration: "migration"
+    case .event: #"{"cause":"event""#
+    case .emit: #"{"cause":"emit""#
+    case .undo: #"{"cause":"undo""#
+    case .redo: #"{"cause":"redo""#
+    case .goto: #"{"cause":"goto""#
+    case .restore: #"{"cause":"restore""#
+    case .migration: #"{"cause":"migration""#
     }
   }
 
