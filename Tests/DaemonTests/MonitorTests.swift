@@ -107,6 +107,30 @@ struct MonitorTests {
     #expect(try await monitor.call(#"{"id":"p","op":"ping"}"#)["id"] == "p")
   }
 
+  /// An event's `before` is the state right before it, also when a request changed the state
+  /// since the event before it (the tracker reuses the JSON of the last event's `after` only
+  /// for that very state).
+  @Test func beforeIsTheStateRightBeforeTheEvent() async throws {
+    let daemon = try await DaemonProcess()
+    let monitor = try daemon.client()
+    let sender = try daemon.client()
+    _ = try await monitor.call(#"{"op":"monitor","features":["counter"]}"#)
+    func states(_ request: String) async throws -> [JSON?] {
+      _ = try await sender.call(request)
+      let push = try await monitor.next()
+      return [push["cause"], push["before"]?["count"], push["after"]?["count"]]
+    }
+    #expect(
+      try await states(Self.send("counter", #"{"type":"set","value":5}"#)) == ["event", 0, 5])
+    #expect(try await states(Self.increment) == ["event", 5, 6])
+    #expect(try await states(#"{"op":"undo","feature":"counter"}"#) == ["undo", 6, 5])
+    #expect(try await states(Self.increment) == ["event", 5, 6])
+    #expect(try await states(#"{"op":"undo","feature":"counter"}"#) == ["undo", 6, 5])
+    #expect(try await states(#"{"op":"redo","feature":"counter"}"#) == ["redo", 5, 6])
+    #expect(try await states(Self.increment) == ["event", 6, 7])
+    #expect(try await states(Self.increment) == ["event", 7, 8])
+  }
+
   @Test func monitorOnlyTheFeaturesAsked() async throws {
     let daemon = try await DaemonProcess()
     let monitor = try daemon.client()
