@@ -80,6 +80,12 @@ final class TurnReplies {
     queue: (inout [UInt8]) -> Void
   ) {
     guard !replies.isEmpty else { return }
+    // Worked on as locals, the stored lists only swapped: an access to a class's property
+    // that spans calls (here `queue`) is checked at run time for overlapping accesses.
+    var lines: [UInt8] = []
+    var replies: [Reply] = []
+    swap(&lines, &self.lines)
+    swap(&replies, &self.replies)
     lines.removeAll(keepingCapacity: true)
     var written = 0
     while written < replies.count {
@@ -90,13 +96,13 @@ final class TurnReplies {
       written += 1
     }
     if !lines.isEmpty { queue(&lines) }
-    if lines.capacity > 1 << 16 { lines = [] }  // a huge state's buffer is not kept
+    if lines.capacity <= 1 << 16 { swap(&lines, &self.lines) }  // a huge state's buffer is not kept
     if written == replies.count {
       replies.removeAll(keepingCapacity: replies.count <= 1024)
+      swap(&replies, &self.replies)
       session.endTurn()
     } else {
       session.writeWhenStored(Array(replies[written...]), statistics)
-      replies.removeAll()
     }
   }
 }

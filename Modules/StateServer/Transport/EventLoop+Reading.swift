@@ -71,6 +71,11 @@ extension EventLoop {
       // Reading paused or stopped: the framer keeps the rest, as if it had taken it all.
       if used < chunk.count { io.framer.append(UnsafeRawBufferPointer(rebasing: chunk[used...])) }
     }
+    // The loop's frame buffer, as a local: an access to a class's property that spans calls
+    // (the framer's, the delegate's) is checked at run time for overlapping accesses.
+    var frame: [UInt8] = []
+    swap(&frame, &self.frame)
+    defer { swap(&frame, &self.frame) }
     let connection = io.connection
     let limit = honoringBackpressure ? configuration.maxQueuedBytes : Int.max
     while io.isOpen, !io.readingStopped {
