@@ -64,6 +64,11 @@ func temporaryDirectory() -> URL {
     #expect(throws: PersistenceError.invalidKey("../escape")) {
       try storage.write("../escape", Data())
     }
+    for key in ["", ".hidden", "a/b", "a b", "café", "tab\t"] {
+      #expect(throws: PersistenceError.invalidKey(key)) { try storage.write(key, Data()) }
+    }
+    try storage.write("a.b-C_9", Data("ok".utf8))
+    #expect(try storage.read("a.b-C_9") == Data("ok".utf8))
   }
 
   @Test func anOlderSchemaIsMigrated() async throws {
