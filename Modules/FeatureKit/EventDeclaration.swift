@@ -17,6 +17,8 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   public let cases: [EventCase<Event>]
   /// The `type` names, in declaration order.
   public let types: [String]
+  /// Each `type` name's UTF-8, to compare with a request's bytes.
+  let typeBytes: [[UInt8]]
   let byType: [String: Int]
   /// Each declared event's fields, by index in `cases`, in a type that does not depend on
   /// `Event` (read on every request).
@@ -31,6 +33,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     self.feature = feature
     self.cases = cases
     types = cases.map(\.type)
+    typeBytes = types.map { Array($0.utf8) }
     fields = cases.map(\.fields)
     var byType: [String: Int] = [:]
     for (index, item) in cases.enumerated() {
@@ -119,6 +122,12 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// otherwise `type` is looked up first, then the members are walked again.
   @usableFromInline
   func locate(_ event: JSONCursor) throws(EventRefusal) -> (index: Int, found: FoundFields) {
+    // The usual event, its `type` alone and plain (`{"type":"increment"}`): one short scan.
+    if let type = event.soleStringMember("type"),
+      let match = typeBytes.firstIndex(where: { type.elementsEqual($0) })
+    {
+      return (match, FoundFields(fields[match]))
+    }
     var index = -1
     var found = FoundFields([])
     var unknown: JSONKey?
