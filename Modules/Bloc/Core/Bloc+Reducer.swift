@@ -68,6 +68,7 @@ extension Bloc {
       if dispatch.reducer != nil { return false }
       dispatch.reducer = Registration(
         body: body, transformer: .sequential, cancels: [], reduce: reducer)
+      dispatch.reducerOnly = dispatch.handlers.isEmpty
       return true
     }
     precondition(registered, "\(name): reduce(_:) was called twice; a bloc has one reducer")

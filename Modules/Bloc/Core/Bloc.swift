@@ -140,6 +140,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     let registered = withDispatch { dispatch -> Bool in
       if dispatch.handlers[kind] != nil { return false }
       dispatch.handlers[kind] = registration
+      dispatch.reducerOnly = false
       dispatch.cancellable.formUnion(registration.cancels)
       switch registration.transformer.strategy {
       case .restartable, .debounce, .throttle: dispatch.cancellable.insert(kind)

@@ -1,34 +1,8 @@
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// How many times a subscriber looks for a newer state before it parks
-/// (``BlocBase/newerPublished(than:)``): none on a single processor.
-let subscriberSpins = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2_000 : 0
-
 /// What ``Cubit`` and ``Bloc`` share: a state readable at any time, a stream of states,
 /// hooks and observers, optional undo/redo and persistence, and `close()`.
 open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // state behind locks
-  /// A subscriber waiting for a state (``StateStream``).
-  @usableFromInline struct Waiter {
-    let id: UInt64
-    @usableFromInline let accept: (@Sendable (State) -> Bool)?
-    @usableFromInline let continuation: UnsafeContinuation<StateUpdate<State>?, Never>
-
-    init(
-      id: UInt64, accept: (@Sendable (State) -> Bool)?,
-      continuation: UnsafeContinuation<StateUpdate<State>?, Never>
-    ) {
-      self.id = id
-      self.accept = accept
-      self.continuation = continuation
-    }
-  }
-
   /// A test tap (opaque to inlined code: ``Tap`` is SPI).
   @usableFromInline struct TapEntry {
     let token: ObserverToken
@@ -67,7 +41,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// subscriber that fell behind see it without waiting (a hint; the state's lock decides).
   @usableFromInline let publishedSequence = Atomic<UInt64>(0)
   /// Whether a subscriber is looking for a newer state before parking (``newerPublished(than:)``).
-  private let spinning = Atomic<Bool>(false)
+  let spinning = Atomic<Bool>(false)
   /// This bloc's own observers (``addObserver(_:)``).
   private let ownObservers = ObserverList()
 
@@ -230,180 +204,6 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   @_spi(Testing) public func untap(_ token: ObserverToken) {
     core.withLock { $0.taps.removeAll { $0.token == token } }
   }
-
-  // MARK: Changing state
-
-  /// Applies `next` if it differs from the current state. Returns the new sequence number, or
-  /// nil when equal. After close, reports and throws ``BlocError/emitAfterClose(bloc:)``.
-  @inlinable @discardableResult
-  final func apply(
-    _ next: State, recordHistory: Bool = true, cause: () -> ChangeCause = { .emit },
-    announce: (Change<State>) -> Void = { _ in }
-  ) throws -> UInt64? {
-    try apply(recordHistory: recordHistory, cause: cause, announce: announce) { _ in next }
-  }
-
-  /// Applies the state `compute` derives from the current one, read and replaced under the
-  /// state's lock so no other change comes between (`compute` must not touch this bloc).
-  ///
-  /// One lock round-trip; no array is built for hooks, listeners or subscribers that nobody
-  /// registered (the common case: an unobserved, unpersisted bloc with no waiting subscriber).
-  ///
-  /// After close it throws ``BlocError/emitAfterClose(bloc:)``, reported too unless
-  /// `reportingClose` is false (an emitter's handler that close cancelled: silent).
-  ///
-  /// `cause` is asked only when the storage keeps every change (``keepsEveryChange``).
-  @inlinable @discardableResult
-  final func apply(
-    recordHistory: Bool = true, reportingClose: Bool = true,
-    cause: () -> ChangeCause = { .emit },
-    announce: (Change<State>) -> Void = { _ in }, _ compute: (State) throws -> State
-  ) throws -> UInt64? {
-    let attempt = try core.withLock { core -> Attempt in
-      if core.isClosed { return .closed }
-      let next = try compute(core.state)
-      guard next != core.state else { return .unchanged }
-      let change = Change(current: core.state, next: next)
-      if recordHistory, core.history != nil { core.history!.record(core.state) }
-      core.state = next
-      core.sequence &+= 1
-      // Handed to the persister under the lock, so changes reach it in order (the storage's
-      // history has every change), in one trip to its lock.
-      var stage = false
-      if let persister {
-        stage =
-          keepsEveryChange
-          ? persister.recordAndClaim(next, sequence: core.sequence, cause: cause(), owner: self)
-          : persister.claim(next, sequence: core.sequence, owner: self)
-      }
-      publishedSequence.store(core.sequence, ordering: .relaxed)
-      return .applied(
-        Applied(
-          change: change, sequence: core.sequence, woken: takeWaiters(&core, for: next),
-          taps: core.taps, listeners: core.listeners, stage: stage))
-    }
-    let applied: Applied
-    switch attempt {
-    case .unchanged: return nil
-    case .closed:
-      throw reportingClose ? refuseEmitAfterClose() : BlocError.emitAfterClose(bloc: name)
-    case .applied(let done): applied = done
-    }
-    let change = applied.change
-    let sequence = applied.sequence
-    if applied.stage { persister?.stageWithSink() }
-    if !applied.taps.isEmpty { tell(applied.taps, change) }
-    announce(change)
-    onChange(change)
-    if applied.listeners.isEmpty, applied.woken.isEmpty { return sequence }
-    let update = StateUpdate(sequence: sequence, state: change.next)
-    // A persisted bloc's listeners hear of a state once it is stored (BlocBase+Persistence).
-    if !isPersisted { for listener in applied.listeners { listener.deliver(update) } }
-    applied.woken.resume(returning: update)
-    return sequence
-  }
-
-  /// Reports an emit after close and returns the error to throw.
-  @usableFromInline func refuseEmitAfterClose() -> BlocError {
-    let error = BlocError.emitAfterClose(bloc: name)
-    reportError(error)
-    return error
-  }
-
-  /// Shows a change to the test taps.
-  @usableFromInline func tell(_ taps: [TapEntry], _ change: Change<State>) {
-    for entry in taps { entry.tap(.change(change)) }
-  }
-
-  @usableFromInline enum Attempt {
-    case closed, unchanged
-    case applied(Applied)
-  }
-
-  @usableFromInline struct Applied {
-    @usableFromInline let change: Change<State>
-    @usableFromInline let sequence: UInt64
-    @usableFromInline let woken: Woken
-    @usableFromInline let taps: [TapEntry]
-    @usableFromInline let listeners: [Listener<State>]
-    /// The persister must stage itself with its sink (``Persister/stageWithSink()``).
-    @usableFromInline let stage: Bool
-
-    @inlinable init(
-      change: Change<State>, sequence: UInt64, woken: Woken, taps: [TapEntry],
-      listeners: [Listener<State>], stage: Bool = false
-    ) {
-      self.stage = stage
-      self.change = change
-      self.sequence = sequence
-      self.woken = woken
-      self.taps = taps
-      self.listeners = listeners
-    }
-  }
-
-  /// Removes and returns the waiters that `state` wakes. No allocation when none waits, nor
-  /// for one waiter (a subscriber's usual wait): it is taken out of an array that keeps its
-  /// buffer for the next wait.
-  @inlinable final func takeWaiters(_ core: inout Core, for state: State) -> Woken {
-    guard !core.waiters.isEmpty else { return Woken() }
-    if core.waiters.count == 1 {
-      guard core.waiters[0].accept?(state) ?? true else { return Woken() }
-      return Woken(first: core.waiters.removeLast())
-    }
-    if !core.waiters.contains(where: { $0.accept != nil }) {
-      defer { core.waiters = [] }
-      return Woken(more: core.waiters)
-    }
-    var woken: [Waiter] = []
-    core.waiters.removeAll { waiter in
-      guard waiter.accept?(state) ?? true else { return false }
-      woken.append(waiter)
-      return true
-    }
-    return Woken(more: woken)
-  }
-
-  /// The subscribers a change wakes: one apart, the usual case, so that none needs an array.
-  @usableFromInline struct Woken {
-    @usableFromInline let first: Waiter?
-    @usableFromInline let more: [Waiter]
-
-    @inlinable init(first: Waiter? = nil, more: [Waiter] = []) {
-      self.first = first
-      self.more = more
-    }
-
-    @inlinable var isEmpty: Bool { first == nil && more.isEmpty }
-
-    /// Hands `update` to each of them.
-    @inlinable func resume(returning update: StateUpdate<State>) {
-      first?.continuation.resume(returning: update)
-      for waiter in more { waiter.continuation.resume(returning: update) }
-    }
-  }
-
-  /// Whether a state newer than `sequence` was published, looking again for a moment before
-  /// saying no: a subscriber that caught up with a busy bloc usually finds the next state
-  /// within a microsecond, and taking it then costs far less than parking the subscriber and
-  /// waking it (a futex wake-up on the bloc's thread for every change, often a context switch
-  /// too). One subscriber of a bloc looks at a time (the others park at once), for at most
-  /// ``subscriberSpins`` loads; none on a single processor, where looking would only delay the
-  /// bloc.
-  final func newerPublished(than sequence: UInt64) -> Bool {
-    if publishedSequence.load(ordering: .relaxed) > sequence { return true }
-    guard subscriberSpins > 0,
-      spinning.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
-    else { return false }
-    defer { spinning.store(false, ordering: .relaxed) }
-    for _ in 0..<subscriberSpins {
-      if publishedSequence.load(ordering: .relaxed) > sequence { return true }
-    }
-    return false
-  }
-
-  /// How many subscribers wait for a change; for tests.
-  @_spi(Testing) public var waiterCountForTesting: Int { core.withLock { $0.waiters.count } }
 
   /// Replaces the state without any hook, history or persistence; for test harnesses.
   @_spi(Testing) public func seed(_ state: State) {

@@ -136,6 +136,9 @@ extension Bloc {
     /// The reducer's handler (``Bloc/reduce(_:)``): takes, in order, every event whose kind has
     /// no handler of its own.
     @usableFromInline var reducer: Registration?
+    /// Every event goes to the reducer (no kind has a handler of its own): the order may be
+    /// claimed without the lock while idle (``LaneGate``). Stays true once closed.
+    @usableFromInline var reducerOnly = false
     /// Kinds whose running handler something can cancel (restartable, debounce, throttle, or
     /// named in a `cancels:`); `send` never runs those in the caller's task.
     @usableFromInline var cancellable: Set<Event.Kind> = []

@@ -35,7 +35,7 @@ extension Bloc {
   ) rethrows -> Result {
     try dispatch.withLock { dispatch in
       seizeLane(&dispatch)
-      defer { reopenLane(dispatch) }
+      defer { reopenLane(&dispatch) }
       return try body(&dispatch)
     }
   }
@@ -62,8 +62,8 @@ extension Bloc {
 
   /// Opens the order to claimants again when the records allow it (under the lock, at the end
   /// of every section). An ``LaneGate/awaited`` order stays so until its claimant ends.
-  @inlinable final func reopenLane(_ dispatch: borrowing DispatchState) {
-    guard laneGate.load(ordering: .relaxed) == .locked else { return }
+  @inlinable final func reopenLane(_ dispatch: inout DispatchState) {
+    guard dispatch.reducerOnly, laneGate.load(ordering: .relaxed) == .locked else { return }
     if dispatch.opensLane {
       if freeReducer == nil { freeReducer = dispatch.reducer?.reduce }
       laneGate.store(.free, ordering: .releasing)
@@ -106,7 +106,7 @@ extension Bloc.DispatchState {
   /// Whether the order may be claimed without the lock: idle, open, nothing held, and every
   /// event goes to the reducer (no handler of its own, so nothing can cancel it).
   @inlinable var opensLane: Bool {
-    !isClosed && held == nil && main.runner == nil && main.current == nil
-      && main.queue.isEmpty && handlers.isEmpty && reducer?.reduce != nil
+    reducerOnly && !isClosed && held == nil && main.runner == nil && main.current == nil
+      && main.queue.isEmpty
   }
 }

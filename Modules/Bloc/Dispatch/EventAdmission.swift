@@ -1,0 +1,186 @@
+/// How an added event enters the bloc's order (see EventDispatch.swift): refused, held, started
+/// at once on an idle bloc, queued behind a busy one, or handed to its transformer (dropped,
+/// debounced, throttled, cancelling others). Runs under the bloc's `dispatch` lock.
+extension Bloc {
+  /// Refuses the event, or hands it to its transformer; returns a job the caller must run. The
+  /// receipt is nil only for a job to run inline whose outcome is final once it ran (an
+  /// unpersisted bloc): the caller then hands out a shared resolved receipt, no allocation.
+  ///
+  /// An in-order event on an idle bloc starts here under one lock, with nothing queued, and a
+  /// sequential one on a busy bloc joins the queue here; every other case goes through the
+  /// transformer (``admit(_:_:into:inline:)``).
+  ///
+  /// While a test harness holds the bloc's events (``holdEvents()``), an added event waits,
+  /// announced but not admitted; `fromHold` admits one released from there. `announced`: the
+  /// caller already called ``onEvent(_:)``.
+  @inlinable final func admit(
+    _ event: Event, inline: Inline, fromHold: Bool = false, announced: Bool = false
+  ) -> (EventReceipt?, Started?) {
+    if !fromHold, !announced { onEvent(event) }
+    var receipt: EventReceipt?
+    var admission: Admission?
+    var flushHeld = false
+    let started = withDispatch { dispatch -> Started? in
+      guard !dispatch.isClosed, let registration = dispatch.registration(for: event.kind) else {
+        receipt = EventReceipt()
+        var refused = Admission()
+        refused.refused = true
+        admission = refused
+        return nil
+      }
+      if dispatch.held != nil, !fromHold {
+        // `send` wants its outcome now: it joins the held events, and they all go, in order.
+        flushHeld = inline == .any
+        if !flushHeld || !dispatch.held!.isEmpty {
+          let held = EventReceipt()
+          receipt = held
+          dispatch.held!.append(Job(id: dispatch.nextID(), event: event, receipt: held))
+          return nil
+        }
+        flushHeld = false
+      }
+      let idle = dispatch.main.runner == nil && dispatch.main.queue.isEmpty
+      let runsInline =
+        idle
+        && Self.runsInline(
+          registration.body, inline, cancellable: dispatch.cancellable.contains(event.kind))
+      if registration.startsWhenIdle, runsInline {
+        if isPersisted { receipt = EventReceipt() }
+        let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
+        return startOnIdleLane(job, registration.body, inline: true, &dispatch)
+      }
+      let queued = EventReceipt()
+      receipt = queued
+      let job = Job(id: dispatch.nextID(), event: event, receipt: queued)
+      if registration.startsWhenIdle, idle {
+        // Not to run inline: a runner task takes it, started from here so that it runs code
+        // specialised for this bloc's types.
+        return startOnIdleLane(job, registration.body, inline: false, &dispatch)
+      }
+      if registration.queuesWhenBusy, dispatch.main.runner != nil {
+        // What the transformer does with a sequential event while the bloc is busy.
+        dispatch.main.queue.push(job)
+        return nil
+      }
+      let decided = admit(job, registration, into: &dispatch, inline: inline)
+      admission = decided
+      return decided.inline
+    }
+    if let admission, let receipt { settle(admission, of: event, receipt) }
+    if flushHeld { admitHeld(keepHolding: true) }
+    return (receipt, started)
+  }
+
+  /// Concludes the jobs `admit` dropped or cancelled, and reports a refused event.
+  @usableFromInline func settle(_ admission: Admission, of event: Event, _ receipt: EventReceipt) {
+    for (job, outcome) in admission.concluded { conclude(job.event, job.receipt, outcome) }
+    if admission.refused {
+      // Described outside the lock: `isClosed` is never reset, so a bloc that is not closed now
+      // was not when refused.
+      let description = String(describing: event)
+      let refusal: BlocError =
+        isClosed
+        ? .addAfterClose(bloc: name, event: description)
+        : .unhandledEvent(bloc: name, event: description)
+      reportError(refusal)
+      conclude(event, receipt, .failed(refusal))
+    }
+  }
+
+  /// Decides what happens to a newly added job according to its handler's transformer.
+  @usableFromInline func admit(
+    _ job: Job, _ registration: Registration, into dispatch: inout DispatchState, inline: Inline
+  ) -> Admission {
+    var admission = Admission()
+    let kind = job.event.kind
+    for target in registration.cancels { cancel(target, in: &dispatch, &admission) }
+    var lane: Event.Kind?
+    switch registration.transformer.strategy {
+    case .concurrent:
+      startConcurrent(job, registration.body, &dispatch)
+      return admission
+    case .sequential:
+      dispatch.main.queue.push(job)
+    case .independent:
+      lane = kind
+      dispatch.lanes[kind, default: Lane()].queue.push(job)
+    case .droppable:
+      if dispatch.main.current?.job.event.kind == kind
+        || dispatch.main.queue.contains(where: { $0.event.kind == kind })
+      {
+        admission.concluded.append((job, .dropped))
+        return admission
+      }
+      dispatch.main.queue.push(job)
+    case .restartable:
+      cancel(kind, in: &dispatch, &admission)
+      dispatch.main.queue.push(job)
+    case .debounce(let interval):
+      var gate = dispatch.pacings[kind] ?? Pacing()
+      if let replaced = gate.pending { admission.concluded.append((replaced, .dropped)) }
+      gate.pending = job
+      if let timer = gate.timer { dispatch.timers.removeValue(forKey: timer)?.task.cancel() }
+      gate.timer = arm(kind, after: interval(), &dispatch)
+      dispatch.pacings[kind] = gate
+      return admission
+    case .throttle(let interval):
+      var gate = dispatch.pacings[kind] ?? Pacing()
+      if gate.windowOpen {
+        if let replaced = gate.pending { admission.concluded.append((replaced, .dropped)) }
+        gate.pending = job
+        dispatch.pacings[kind] = gate
+        return admission
+      }
+      gate.windowOpen = true
+      gate.timer = arm(kind, after: interval(), &dispatch)
+      dispatch.pacings[kind] = gate
+      cancel(kind, in: &dispatch, &admission, keepingPending: true)
+      dispatch.main.queue.push(job)
+    }
+    admission.inline = startRunnerIfIdle(lane, &dispatch, inline: inline)
+    return admission
+  }
+
+  /// Cancels every earlier event of `kind`: the running one (its emitter closes at once and its
+  /// lane moves on), queued ones, one waiting on a debounce or throttle timer, concurrent ones.
+  func cancel(
+    _ kind: Event.Kind, in dispatch: inout DispatchState, _ admission: inout Admission,
+    keepingPending: Bool = false
+  ) {
+    let key = dispatch.laneKey(of: kind)
+    var lane = dispatch.take(key)
+    if let current = lane.current, current.job.event.kind == kind {
+      current.emitter.cancel()
+      if let runner = lane.runner {
+        if let task = runner.task {
+          task.cancel()
+          dispatch.retired[runner.id] = task
+        }
+        // A retired runner (or inline caller) still counts as work until it ends.
+        lane.runner = nil
+      }
+      lane.current = nil
+    }
+    if lane.queue.contains(where: { $0.event.kind == kind }) {
+      for job in lane.queue.removeAll(where: { $0.event.kind == kind }) {
+        admission.concluded.append((job, .cancelled))
+      }
+    }
+    dispatch.put(lane, key)
+    // Its lane may have lost its runner: start another for the jobs left, if any.
+    _ = startRunnerIfIdle(key, &dispatch, inline: .never)
+    if !keepingPending, var gate = dispatch.pacings[kind], let pending = gate.pending {
+      gate.pending = nil
+      if !gate.windowOpen, let timer = gate.timer {
+        dispatch.timers.removeValue(forKey: timer)?.task.cancel()
+        gate.timer = nil
+      }
+      dispatch.pacings[kind] = gate
+      admission.concluded.append((pending, .cancelled))
+    }
+    for entry in dispatch.concurrent.values where entry.kind == kind {
+      entry.emitter.cancel()
+      entry.task.cancel()
+    }
+  }
+}
