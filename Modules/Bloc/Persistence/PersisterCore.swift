@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a bloc's persister knows whatever its state's type: where its writes are (pending, in
-/// flight, stored, failed), who waits for them, and the buffer its records are written in.
+/// flight, stored, failed), who waits for them, and what the write in flight took.
 ///
 /// Writes coalesce: the persister stages itself with its ``StateSink`` once, and the sink takes
 /// the newest state when it writes; changes made meanwhile, or while that write is in flight,
