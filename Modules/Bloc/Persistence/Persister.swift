@@ -11,23 +11,32 @@ import Foundation
 // @unchecked: the states are touched under `progress`'s lock, or by the write in flight alone.
 final class Persister<State: Sendable & Equatable>: PersisterCore, @unchecked Sendable {
   private let persistence: Persistence<State>
+  // The states live behind pointers of their own, allocated once: a class's stored variables
+  // are checked for exclusive access at run time on every change (a runtime call and a
+  // thread-local lookup each), which the lock (or the write in flight) already guarantees.
   /// The pending state (``PersisterCore/Progress/pending``): under the lock.
-  private var pending: State
+  private let pending: UnsafeMutablePointer<State>
   /// The state of the write in flight: set under the lock when it is taken, then read by that
   /// write alone (no other write is taken before it ends).
-  private var inFlight: State
+  private let inFlight: UnsafeMutablePointer<State>
   /// The states of the backlog's changes (``PersisterCore/Progress/backlog``), in its order:
   /// under the lock.
-  private var backlog = StateBuffer()
+  private let backlog: UnsafeMutablePointer<StateBuffer>
   /// The states of the changes the write in flight took (``PersisterCore/Taken/changes``), in
   /// their order: like `inFlight`.
-  private var earlier = StateBuffer()
+  private let earlier: UnsafeMutablePointer<StateBuffer>
 
   /// `state`: the bloc's state now (no change is pending yet).
   init(_ persistence: Persistence<State>, durable sequence: UInt64, state: State) {
     self.persistence = persistence
-    pending = state
-    inFlight = state
+    pending = .allocate(capacity: 1)
+    pending.initialize(to: state)
+    inFlight = .allocate(capacity: 1)
+    inFlight.initialize(to: state)
+    backlog = .allocate(capacity: 1)
+    backlog.initialize(to: StateBuffer())
+    earlier = .allocate(capacity: 1)
+    earlier.initialize(to: StateBuffer())
     super.init(
       key: persistence.key,
       sink: (persistence.storage as? any StateSink) ?? WriteThrough(persistence),
@@ -36,8 +45,12 @@ final class Persister<State: Sendable & Equatable>: PersisterCore, @unchecked Se
   }
 
   deinit {
-    backlog.free(State.self)
-    earlier.free(State.self)
+    backlog.pointee.free(State.self)
+    earlier.pointee.free(State.self)
+    backlog.deinitialize(count: 1).deallocate()
+    earlier.deinitialize(count: 1).deallocate()
+    pending.deinitialize(count: 1).deallocate()
+    inFlight.deinitialize(count: 1).deallocate()
   }
 
   /// The values the storage keeps for this bloc, oldest first.
@@ -77,7 +90,7 @@ final class Persister<State: Sendable & Equatable>: PersisterCore, @unchecked Se
     let time = Self.now()
     return progress.withLock { progress in
       progress.backlog.append(StoredChange(sequence: sequence, cause: cause, time: time))
-      backlog.append(state)
+      backlog.pointee.append(state)
       return makePending(state, sequence: sequence, owner: owner, in: &progress)
     }
   }
@@ -88,26 +101,26 @@ final class Persister<State: Sendable & Equatable>: PersisterCore, @unchecked Se
     _ state: State, sequence: UInt64, owner: BlocBase<State>, in progress: inout Progress
   ) -> Bool {
     let claim = progress.claim(sequence, owner: owner)
-    if claim != .refused { pending = state }
+    if claim != .refused { pending.pointee = state }
     return claim == .stages
   }
 
   // MARK: The write
 
   override func takeStates(backlog count: Int) {
-    inFlight = pending
-    earlier.removeAll(State.self)
-    if count == backlog.count {
-      earlier.swap(with: &backlog)  // all of them, usually: no state moved one by one
+    inFlight.pointee = pending.pointee
+    earlier.pointee.removeAll(State.self)
+    if count == backlog.pointee.count {
+      earlier.pointee.swap(with: &backlog.pointee)  // all of them, usually: none moved one by one
     } else {
-      backlog.removeFirst(count, moving: count, to: &earlier, as: State.self)
+      backlog.pointee.removeFirst(count, moving: count, to: &earlier.pointee, as: State.self)
     }
   }
 
   override func dropStates(backlog count: Int) {
     // Nothing is moved: not to `earlier`, which the write in flight may be reading.
     var none = StateBuffer()
-    backlog.removeFirst(count, to: &none, as: State.self)
+    backlog.pointee.removeFirst(count, to: &none, as: State.self)
     none.free(State.self)
   }
 
@@ -118,13 +131,13 @@ final class Persister<State: Sendable & Equatable>: PersisterCore, @unchecked Se
     // No `index.map { … } ?? inFlight`: an optional state would need its runtime metadata.
     if let index {
       return try persistence.encode(
-        earlier.value(at: index, as: State.self), change, events, &bytes)
+        earlier.pointee.value(at: index, as: State.self), change, events, &bytes)
     }
-    return try persistence.encode(inFlight, change, events, &bytes)
+    return try persistence.encode(inFlight.pointee, change, events, &bytes)
   }
 
   override func stored(_ sequence: UInt64, owner: AnyObject) {
-    unsafeDowncast(owner, to: BlocBase<State>.self).publishStored(sequence, inFlight)
+    unsafeDowncast(owner, to: BlocBase<State>.self).publishStored(sequence, inFlight.pointee)
   }
 
   override func failed(_ failure: PersistenceError, owner: AnyObject) {
