@@ -44,11 +44,20 @@ extension JournalStorage {
 
   /// Writes batches until none is waiting, from `first` (already taken) when given:
   /// everything appended while one is written goes into the next.
-  func writeBatches(_ first: consuming Batch? = nil) {
+  ///
+  /// - Parameter gathering: on the writer's thread under `.always`: before each next sync,
+  ///   wait for the clients the last one served (``gatherClients(_:within:)``).
+  func writeBatches(_ first: consuming Batch? = nil, gathering: Bool = false) {
     // The batch last written, emptied, handed back for the next one to fill: a batch's lists
     // are allocated once, not per batch.
     var written: Batch?
+    // The clients the last batch served, and how long its write and sync took.
+    var served = 0
+    var syncTime = Duration.zero
     while true {
+      if gathering, served > 1 {
+        gatherClients(served, within: min(syncTime / 2, .milliseconds(2)))
+      }
       let taken =
         first.take()
         ?? queue.withLock { batch -> Batch? in
@@ -73,7 +82,9 @@ extension JournalStorage {
         _ = batch.take(source, key: key)
       }
       guard !batch.completions.isEmpty || !batch.taken.isEmpty else { continue }
+      let started = ContinuousClock.now
       let (error, compactionDue) = writeBatch(batch)
+      if gathering { (served, syncTime) = (batch.connections, ContinuousClock.now - started) }
       if error == nil {
         kept.withLock { $0.keep(batch.changes, batch.records.bytes, history: limits.history) }
       }
@@ -87,6 +98,20 @@ extension JournalStorage {
 
   /// Appends `batch` (and with `.always` syncs it); also tells, from the same trip to the
   /// file's lock, whether the journal is now due for compaction (``compactIfDue()``).
+  /// Waits until `clients` have committed turns since the last batch was taken, or for
+  /// `limit`. A sync's clients get their replies when it ends and come back with their next
+  /// writes a moment later; a writer that started the next sync at once would leave them to
+  /// the one after, and the clients would split into groups that take turns, each sync
+  /// serving about half of them (MySQL's `binlog_group_commit_sync_no_delay_count` waits
+  /// likewise). Bounded by half the last sync's time: a client that does not come back costs
+  /// at most that.
+  func gatherClients(_ clients: Int, within limit: Duration) {
+    let deadline = ContinuousClock.now + limit
+    while queue.withLock({ $0.connections < clients }), ContinuousClock.now < deadline {
+      usleep(20)
+    }
+  }
+
   func writeBatch(_ batch: Batch) -> (error: (any Error)?, compactionDue: Bool) {
     file.withLock { journal -> ((any Error)?, Bool) in
       // For error messages only: not built for a batch that is written.

@@ -87,6 +87,8 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     var writing = false
     /// Open ``beginBatch()``s: while there are any, new writes wait for ``commitBatch()``.
     var holds = 0
+    /// The clients served in the turns committed into this batch (``commitBatch(connections:)``).
+    var connections = 0
 
     var isEmpty: Bool { completions.isEmpty && staged.isEmpty }
 
@@ -133,6 +135,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       var next = written ?? Batch()
       next.writing = true
       next.holds = holds
+      next.connections = 0
       swap(&self, &next)
       return next
     }
@@ -140,10 +143,11 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     /// Keeps an emptied batch's lists for the next batch, if this one has none yet.
     mutating func recycle(_ written: Batch) {
       guard isEmpty, records.bytes.capacity == 0 else { return }
-      let (writing, holds) = (self.writing, self.holds)
+      let (writing, holds, connections) = (self.writing, self.holds, self.connections)
       self = written
       self.writing = writing
       self.holds = holds
+      self.connections = connections
     }
 
     /// Empties the lists, keeping their storage (unless a huge batch grew them).
@@ -154,6 +158,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       completions.removeAll(keepingCapacity: keep)
       staged.removeAll(keepingCapacity: keep)
       taken.removeAll(keepingCapacity: keep)
+      connections = 0
     }
   }
 
@@ -339,26 +344,28 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   /// `.always` syncs it). Should the writer be busy with another batch, that one takes these
   /// writes along instead.
   ///
-  /// - Parameter othersWaiting: whether the caller has others to serve while the batch is
-  ///   synced (an event loop whose turn read several connections). With `.always` the batch is
-  ///   then written and synced on the journal's writer thread, so that the caller's work
-  ///   overlaps the sync and the next batch fills meanwhile. Otherwise (and always with
-  ///   `.deferred`, which does not sync per batch) it is written on the calling thread and its
-  ///   completions have run when this returns: no thread hand-off, as Redis writes its AOF
-  ///   before it replies.
-  public func commitBatch(othersWaiting: Bool) {
-    let handOff = othersWaiting && syncPolicy == .always
+  /// - Parameter connections: how many clients the caller served in this batch. With more
+  ///   than one and `.always`, the batch is written and synced on the journal's writer thread,
+  ///   so that the caller's work overlaps the sync and the next batch fills meanwhile; before
+  ///   its next sync the writer waits, for at most half the last sync's time, until as many
+  ///   clients have come back with their next writes (``gatherClients(_:within:)``).
+  ///   Otherwise (and always with `.deferred`, which does not sync per batch) it is written on
+  ///   the calling thread and its completions have run when this returns: no thread hand-off,
+  ///   as Redis writes its AOF before it replies.
+  public func commitBatch(connections: Int) {
+    let handOff = connections > 1 && syncPolicy == .always
     // Written here: taken in the same trip to the lock that ends the hold.
     var taken: Batch?
     let start = queue.withLock { batch -> Bool in
       batch.holds -= 1
+      batch.connections += connections
       guard !batch.isEmpty, batch.startsWriting() else { return false }
       if !handOff { taken = batch.take(recycling: nil) }
       return true
     }
     guard start else { return }
     if handOff {
-      writer.async { self.writeBatches() }
+      writer.async { self.writeBatches(gathering: true) }
     } else {
       writeBatches(taken.take())  // moved: a copy left here would make every append copy
     }

@@ -8,15 +8,17 @@
 /// storage.commitBatch()  // one write for all of them
 /// ```
 public protocol WriteBatching: Sendable {
-  /// Holds new writes until the matching ``commitBatch(othersWaiting:)``. Batches may nest.
+  /// Holds new writes until the matching ``commitBatch(connections:)``. Batches may nest.
   func beginBatch()
-  /// Ends a ``beginBatch()``; when no other is open, writes what was held. `othersWaiting`
-  /// tells whether the caller has others to serve meanwhile (then a sync may run on a thread
-  /// of the storage's own), or none (then the batch is written on the calling thread).
-  func commitBatch(othersWaiting: Bool)
+  /// Ends a ``beginBatch()``; when no other is open, writes what was held. `connections`:
+  /// how many clients the caller served in the batch. With more than one, it has others to
+  /// serve meanwhile (then a sync may run on a thread of the storage's own, which may wait
+  /// for those clients' next writes to share the next sync); with one or none the batch is
+  /// written on the calling thread.
+  func commitBatch(connections: Int)
 }
 
 extension WriteBatching {
   /// Ends a ``beginBatch()``, writing what was held on the calling thread.
-  public func commitBatch() { commitBatch(othersWaiting: false) }
+  public func commitBatch() { commitBatch(connections: 0) }
 }

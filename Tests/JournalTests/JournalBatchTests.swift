@@ -60,7 +60,7 @@ import Testing
     let bloc = TallyBloc(storage: storage)
     storage.beginBatch()
     let receipts = (0..<50).map { _ in bloc.add(.increment) }
-    storage.commitBatch(othersWaiting: othersWaiting)
+    storage.commitBatch(connections: othersWaiting ? 2 : 1)
     if !othersWaiting {
       #expect(receipts.allSatisfy { $0.resolvedOutcome?.isHandled == true })
     }

@@ -173,13 +173,13 @@ public final class RequestDispatcher: ConnectionDelegate {
   }
 
   public func loopTurnDidEnd() {
-    batching?.commitBatch(othersWaiting: false)
+    batching?.commitBatch(connections: 0)
   }
 
   public func loopTurnDidEnd(_ connections: TurnConnections) {
     // One client alone waits for this batch: write it here, without a hand-off. Several: let
     // the storage sync it beside the loop, which serves them meanwhile.
-    batching?.commitBatch(othersWaiting: connections.count > 1)
+    batching?.commitBatch(connections: connections.count)
     // Then the replies of the events handled straight through, by the connections the turn
     // read (a change the batch did not store yet, being synced beside the loop, is replied to
     // once it is). Each feature is read once for all of them.
