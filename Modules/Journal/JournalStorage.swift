@@ -348,7 +348,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   ///   than one and `.always`, the batch is written and synced on the journal's writer thread,
   ///   so that the caller's work overlaps the sync and the next batch fills meanwhile; before
   ///   its next sync the writer waits, for at most half the last sync's time, until as many
-  ///   clients have come back with their next writes (``gatherClients(_:within:)``).
+  ///   clients have come back with their next writes, so that they share that sync.
   ///   Otherwise (and always with `.deferred`, which does not sync per batch) it is written on
   ///   the calling thread and its completions have run when this returns: no thread hand-off,
   ///   as Redis writes its AOF before it replies.
