@@ -82,9 +82,10 @@ extension JournalStorage {
         _ = batch.take(source, key: key)
       }
       guard !batch.completions.isEmpty || !batch.taken.isEmpty else { continue }
-      let started = ContinuousClock.now
+      // The clock is read only by a writer that gathers (the deferred loop never does).
+      let started = gathering ? ContinuousClock.now : nil
       let (error, compactionDue) = writeBatch(batch)
-      if gathering { (served, syncTime) = (batch.connections, ContinuousClock.now - started) }
+      if let started { (served, syncTime) = (batch.connections, .now - started) }
       if error == nil {
         kept.withLock { $0.keep(batch.changes, batch.records.bytes, history: limits.history) }
       }
@@ -96,8 +97,6 @@ extension JournalStorage {
     }
   }
 
-  /// Appends `batch` (and with `.always` syncs it); also tells, from the same trip to the
-  /// file's lock, whether the journal is now due for compaction (``compactIfDue()``).
   /// Waits until `clients` have committed turns since the last batch was taken, or for
   /// `limit`. A sync's clients get their replies when it ends and come back with their next
   /// writes a moment later; a writer that started the next sync at once would leave them to
@@ -112,6 +111,8 @@ extension JournalStorage {
     }
   }
 
+  /// Appends `batch` (and with `.always` syncs it); also tells, from the same trip to the
+  /// file's lock, whether the journal is now due for compaction (``compactIfDue()``).
   func writeBatch(_ batch: Batch) -> (error: (any Error)?, compactionDue: Bool) {
     file.withLock { journal -> ((any Error)?, Bool) in
       // For error messages only: not built for a batch that is written.

@@ -135,7 +135,6 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       var next = written ?? Batch()
       next.writing = true
       next.holds = holds
-      next.connections = 0
       swap(&self, &next)
       return next
     }
