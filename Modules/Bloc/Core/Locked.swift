@@ -17,8 +17,10 @@
 /// let hits = Locked(0)
 /// hits.withLock { $0 += 1 }
 /// ```
-// @unchecked: the value is touched only under the mutex.
-@usableFromInline package struct Locked<Value>: @unchecked Sendable {
+@usableFromInline
+package struct Locked<Value>:
+  @unchecked Sendable  // the value is touched only under the mutex
+{
   @usableFromInline let storage: LockedStorage<Value>
 
   package init(_ value: Value) {

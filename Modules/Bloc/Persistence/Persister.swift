@@ -8,8 +8,9 @@ import Foundation
 /// argument), never through a generic type built on it (an optional, a tuple, a nested struct),
 /// whose metadata the runtime would look up on every call.
 @usableFromInline
-// @unchecked: the states are touched under `progress`'s lock, or by the write in flight alone.
-final class Persister<State: Sendable & Equatable>: PersisterCore, @unchecked Sendable {
+final class Persister<State: Sendable & Equatable>: PersisterCore,
+  @unchecked Sendable  // states touched under `progress`'s lock, or by the write in flight alone
+{
   private let persistence: Persistence<State>
   // The states live behind pointers of their own, allocated once: a class's stored variables
   // are checked for exclusive access at run time on every change (a runtime call and a

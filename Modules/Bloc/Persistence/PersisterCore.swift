@@ -18,8 +18,10 @@ import Foundation
 /// overrides); everything else is here, not generic, so that the sink's calls (through
 /// ``StagedState``), the server's status questions and the write's end run no unspecialised
 /// generic code: no runtime metadata lookups, whatever module calls them.
-// @unchecked: every field, the subclass' too, is under `progress`'s lock (see `Persister`).
-@usableFromInline class PersisterCore: StagedState, @unchecked Sendable {
+@usableFromInline
+class PersisterCore: StagedState,
+  @unchecked Sendable  // every field, the subclass' too, under `progress`'s lock (see `Persister`)
+{
   let progress: Locked<Progress>
   let key: String
   private let sink: any StateSink
