@@ -48,10 +48,13 @@ final class TurnReplies {
   }
 
   let session: ClientSession
+  // Loop thread only, and no access spans a call that could touch them again (both are
+  // swapped out while the replies are written): the run-time exclusivity checks would guard
+  // nothing.
   /// This turn's replies, in request order.
-  private var replies: [Reply] = []
+  @exclusivity(unchecked) private var replies: [Reply] = []
   /// The buffer the replies are written in; the connection's queue hands back an empty one.
-  private var lines: [UInt8] = []
+  @exclusivity(unchecked) private var lines: [UInt8] = []
 
   init(session: ClientSession) { self.session = session }
 

@@ -1,35 +1,37 @@
 import Wire
 
 /// The event loop's private view of one connection: socket, framer, write buffer and
-/// interest flags. Touched only on the loop thread, hence a plain class.
+/// interest flags. Touched only on the loop thread, hence a plain class; and without run-time
+/// exclusivity checks (a swift_beginAccess per access, several per request): no access to its
+/// state spans a call that could touch that state again.
 final class ConnectionIO {
   let connection: Connection
   /// The delegate's object for the connection (``ConnectionDelegate/openSession(for:)``).
-  var session: AnyObject?
+  @exclusivity(unchecked) var session: AnyObject?
   var fd: Int32 { connection.fd }
-  var framer: LineFramer
+  @exclusivity(unchecked) var framer: LineFramer
 
   /// Bytes taken from the connection's queue; `out[written...]` is still to be sent.
-  var out: [UInt8] = []
-  var written = 0
+  @exclusivity(unchecked) var out: [UInt8] = []
+  @exclusivity(unchecked) var written = 0
 
-  var isOpen = true
+  @exclusivity(unchecked) var isOpen = true
   /// Set for good by end of input, an oversized frame, a close request or shutdown.
-  var readingStopped = false
+  @exclusivity(unchecked) var readingStopped = false
   /// Set while too many reply bytes are queued (backpressure); cleared as they drain.
-  var readingPaused = false
+  @exclusivity(unchecked) var readingPaused = false
   /// Set while the delegate holds this connection's frames (`Connection.holdFrames()`).
-  var readingHeld = false
+  @exclusivity(unchecked) var readingHeld = false
   /// The peer hung up while frames were held: the connection is out of the epoll set and
   /// closes once the frames that were held are delivered.
-  var peerHungUp = false
+  @exclusivity(unchecked) var peerHungUp = false
   /// The last write hit EAGAIN (or its turn ended); EPOLLOUT resumes it.
-  var waitingForWritable = false
+  @exclusivity(unchecked) var waitingForWritable = false
   /// A frame of this connection was delivered since the loop last flushed it after a turn
   /// (it is in the loop's `delivered` list).
-  var deliveredInTurn = false
+  @exclusivity(unchecked) var deliveredInTurn = false
   /// The epoll mask currently registered.
-  var registeredMask: UInt32
+  @exclusivity(unchecked) var registeredMask: UInt32
 
   init(connection: Connection, maxFrameBytes: Int, registeredMask: UInt32) {
     self.connection = connection

@@ -30,8 +30,12 @@ final class EventLoop {
 
   var listening = true
   var acceptRetryAt: ContinuousClock.Instant? { didSet { noteDeadlines() } }
+  // The loop's working state below is touched by the loop thread alone, and no access to it
+  // spans a call that could touch it again (buffers are swapped out first): the run-time
+  // exclusivity checks (swift_beginAccess, one per access) would guard nothing.
+
   /// Open connections indexed by descriptor (descriptors are small, dense integers).
-  var connections: [ConnectionIO?] = []
+  @exclusivity(unchecked) var connections: [ConnectionIO?] = []
   var openCount = 0
   var nextConnectionID: UInt64 = 1
   var phase = Phase.running { didSet { noteDeadlines() } }
@@ -41,16 +45,16 @@ final class EventLoop {
   private var hasDeadlines = false
   let readBuffer: UnsafeMutableRawBufferPointer
   /// Each frame delivered, in turn (``LineFramer/next(into:)``).
-  var frame: [UInt8] = []
+  @exclusivity(unchecked) var frame: [UInt8] = []
   /// Reused for every inbox swap to avoid allocating per turn.
-  var readyScratch: [Connection] = []
+  @exclusivity(unchecked) var readyScratch: [Connection] = []
   /// The connections whose frames were delivered since the last flush after a turn: their
   /// replies, written at the turn's end, are flushed without an inbox entry.
-  var delivered: [ConnectionIO] = []
-  var deliveredScratch: [ConnectionIO] = []
+  @exclusivity(unchecked) var delivered: [ConnectionIO] = []
+  @exclusivity(unchecked) var deliveredScratch: [ConnectionIO] = []
   /// Whether the delegate was told a turn began (``beginTurnIfNeeded()``) and not yet that it
   /// ended.
-  var turnOpen = false
+  @exclusivity(unchecked) var turnOpen = false
 
   enum Phase {
     case running
