@@ -81,13 +81,16 @@ extension RequestDispatcher {
     } catch {
       return encodingFailure(id: id, feature, error)
     }
+    var lines = consume buffer
+    lines.removeAll(keepingCapacity: true)
+    if OutcomeLine.append(id: id, outcome, snapshot, to: &lines) { return lines }
     var reply: ReplyWriter
     if case .failed = outcome {
       reply = ReplyWriter(
-        id: id, ok: false, capacity: snapshot.json.count + 128, reusing: consume buffer)
+        id: id, ok: false, capacity: snapshot.json.count + 128, reusing: consume lines)
     } else {
       reply = ReplyWriter(
-        id: id, ok: true, capacity: snapshot.json.count + 64, reusing: consume buffer)
+        id: id, ok: true, capacity: snapshot.json.count + 64, reusing: consume lines)
     }
     return finishOutcomeReply(&reply, outcome, snapshot)
   }
@@ -98,9 +101,11 @@ extension RequestDispatcher {
     id: RequestID?, _ outcome: EventOutcome, _ snapshot: StateSnapshot,
     appendingTo buffer: consuming [UInt8]
   ) -> [UInt8] {
+    var lines = consume buffer
+    if OutcomeLine.append(id: id, outcome, snapshot, to: &lines) { return lines }
     var isFailure = false
     if case .failed = outcome { isFailure = true }
-    var reply = ReplyWriter(id: id, ok: !isFailure, appendingTo: consume buffer)
+    var reply = ReplyWriter(id: id, ok: !isFailure, appendingTo: consume lines)
     return finishOutcomeReply(&reply, outcome, snapshot)
   }
 

@@ -37,6 +37,7 @@ final class TurnReplies {
     ) {
       do {
         let snapshot = try stored.snapshot(of: feature, including: changed)
+        if OutcomeLine.append(id: id, final, snapshot, to: &buffer) { return }
         var lines: [UInt8] = []
         swap(&lines, &buffer)
         buffer = RequestDispatcher.outcomeReply(

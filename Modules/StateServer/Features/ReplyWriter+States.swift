@@ -22,25 +22,17 @@ extension ReplyWriter {
     integer("seq", Int64(clamping: snapshot.sequence))
   }
 
-  /// `,"outcome":"…","state":{…},"seq":N`: what every event's reply carries, the fixed part
-  /// from bytes prepared once per outcome.
+  /// `,"outcome":"…","state":{…},"seq":N`: what every event's reply carries (a failed one's
+  /// after its error; the others are written by `OutcomeLine`).
   mutating func outcome(_ outcome: EventOutcome, _ snapshot: StateSnapshot) {
     switch outcome {
-    case .handled: writer.raw(Self.handled)
-    case .dropped: writer.raw(Self.dropped)
-    case .cancelled: writer.raw(Self.cancelled)
-    case .failed: writer.raw(Self.failed)
+    case .handled: writer.ascii(#","outcome":"handled","state":"#)
+    case .dropped: writer.ascii(#","outcome":"dropped","state":"#)
+    case .cancelled: writer.ascii(#","outcome":"cancelled","state":"#)
+    case .failed: writer.ascii(#","outcome":"failed","state":"#)
     }
     stateValueAndSequence(snapshot)
   }
-
-  private static func outcomeAndState(_ name: String) -> [UInt8] {
-    Array(#","outcome":"\#(name)","state":"#.utf8)
-  }
-  private static let handled = outcomeAndState("handled")
-  private static let dropped = outcomeAndState("dropped")
-  private static let cancelled = outcomeAndState("cancelled")
-  private static let failed = outcomeAndState("failed")
 
   /// `{"push":"state","feature":…,"seq":N,"state":{…}}\n`
   static func statePush(feature: String, snapshot: StateSnapshot) -> [UInt8] {
