@@ -23,23 +23,37 @@ extension BlocBase {
   /// `reportingClose` is false (an emitter's handler that close cancelled: silent).
   ///
   /// `cause` is asked only when the storage keeps every change (``keepsEveryChange``).
+  /// `tellsChange` false skips ``onChange(_:)``: for a caller that knows the hook is not
+  /// overridden and that no observer wants it (``Bloc/handleInline(_:)``).
   @inlinable @discardableResult
   final func apply(
     recordHistory: Bool = true, reportingClose: Bool = true,
     cause: () -> ChangeCause = { .emit },
-    announce: (Change<State>) -> Void = { _ in }, _ compute: (State) throws -> State
+    announce: (Change<State>) -> Void = { _ in }, tellsChange: Bool = true,
+    _ compute: (State) throws -> State
   ) throws -> UInt64? {
-    let attempt = try core.withLock { core -> Attempt in
-      if core.isClosed { return .closed }
+    // What the section hands out, as plain locals it fills: a record of them (an enum with a
+    // struct payload) was copied and destroyed through its type's value witnesses, with
+    // runtime metadata, even in code specialised for the bloc's types.
+    var change: Change<State>?
+    var closed = false
+    var stage = false
+    var woken = Woken()
+    var taps: [TapEntry] = []
+    var listeners: [Listener<State>] = []
+    let sequence = try core.withLock { core -> UInt64 in
+      if core.isClosed {
+        closed = true
+        return 0
+      }
       let next = try compute(core.state)
-      guard next != core.state else { return .unchanged }
-      let change = Change(current: core.state, next: next)
+      guard next != core.state else { return 0 }
+      change = Change(current: core.state, next: next)
       if recordHistory, core.history != nil { core.history!.record(core.state) }
       core.state = next
       core.sequence &+= 1
       // Handed to the persister under the lock, so changes reach it in order (the storage's
       // history has every change), in one trip to its lock.
-      var stage = false
       if let persister {
         stage =
           keepsEveryChange
@@ -47,29 +61,26 @@ extension BlocBase {
           : persister.claim(next, sequence: core.sequence, owner: self)
       }
       publishedSequence.store(core.sequence, ordering: .relaxed)
-      return .applied(
-        Applied(
-          change: change, sequence: core.sequence, woken: takeWaiters(&core, for: next),
-          taps: core.taps, listeners: core.listeners, stage: stage))
+      if !core.waiters.isEmpty { woken = takeWaiters(&core, for: next) }
+      if !core.taps.isEmpty { taps = core.taps }
+      if !core.listeners.isEmpty { listeners = core.listeners }
+      return core.sequence
     }
-    let applied: Applied
-    switch attempt {
-    case .unchanged: return nil
-    case .closed:
-      throw reportingClose ? refuseEmitAfterClose() : BlocError.emitAfterClose(bloc: name)
-    case .applied(let done): applied = done
+    guard let change else {
+      if closed {
+        throw reportingClose ? refuseEmitAfterClose() : BlocError.emitAfterClose(bloc: name)
+      }
+      return nil
     }
-    let change = applied.change
-    let sequence = applied.sequence
-    if applied.stage { persister?.stageWithSink() }
-    if !applied.taps.isEmpty { tell(applied.taps, change) }
+    if stage { persister?.stageWithSink() }
+    if !taps.isEmpty { tell(taps, change) }
     announce(change)
-    onChange(change)
-    if applied.listeners.isEmpty, applied.woken.isEmpty { return sequence }
+    if tellsChange { onChange(change) }
+    if listeners.isEmpty, woken.isEmpty { return sequence }
     let update = StateUpdate(sequence: sequence, state: change.next)
     // A persisted bloc's listeners hear of a state once it is stored (BlocBase+Persistence).
-    if !isPersisted { for listener in applied.listeners { listener.deliver(update) } }
-    applied.woken.resume(returning: update)
+    if !isPersisted { for listener in listeners { listener.deliver(update) } }
+    woken.resume(returning: update)
     return sequence
   }
 
@@ -83,32 +94,5 @@ extension BlocBase {
   /// Shows a change to the test taps.
   @usableFromInline func tell(_ taps: [TapEntry], _ change: Change<State>) {
     for entry in taps { entry.tap(.change(change)) }
-  }
-
-  @usableFromInline enum Attempt {
-    case closed, unchanged
-    case applied(Applied)
-  }
-
-  @usableFromInline struct Applied {
-    @usableFromInline let change: Change<State>
-    @usableFromInline let sequence: UInt64
-    @usableFromInline let woken: Woken
-    @usableFromInline let taps: [TapEntry]
-    @usableFromInline let listeners: [Listener<State>]
-    /// The persister must stage itself with its sink (``Persister/stageWithSink()``).
-    @usableFromInline let stage: Bool
-
-    @inlinable init(
-      change: Change<State>, sequence: UInt64, woken: Woken, taps: [TapEntry],
-      listeners: [Listener<State>], stage: Bool = false
-    ) {
-      self.stage = stage
-      self.change = change
-      self.sequence = sequence
-      self.woken = woken
-      self.taps = taps
-      self.listeners = listeners
-    }
   }
 }

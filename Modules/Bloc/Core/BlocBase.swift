@@ -173,9 +173,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
 
   public func removeObserver(_ token: ObserverToken) { ownObservers.remove(token) }
 
-  /// Whether an observer wants to hear when events are done (one atomic load per list).
-  @usableFromInline final var observesDone: Bool {
-    BlocObservers.wants(.done) || ownObservers.wants(.done)
+  /// The hooks some observer of this bloc wants, global or its own (one atomic load per list).
+  @usableFromInline final var observedHooks: BlocHooks {
+    BlocObservers.wanted.union(ownObservers.wanted)
   }
 
   /// The observers that want `hook`: global ones, then this bloc's own.

@@ -14,11 +14,14 @@ extension Bloc {
   /// the event failed with that error, as ``add(_:)``'s receipt would have said.
   @inlinable
   package final func handleInline(_ event: Event) -> (outcome: EventOutcome, changed: UInt64)? {
-    guard type(of: self) == Bloc<Event, State>.self, !observesDone else { return nil }
+    guard type(of: self) == Bloc<Event, State>.self else { return nil }
+    // Usually none: then not even the hooks' sets are looked up (global constants).
+    let hooks = observedHooks
+    guard hooks.isEmpty || !hooks.contains(.done) else { return nil }
     // The usual case, a bloc whose events all go to its reducer: no dispatch lock.
     if let reduce = claimFreeLane() {
       defer { endFreeClaim() }
-      return reduceInline(event, reduce)
+      return reduceInline(event, reduce, hooks)
     }
     var reducer: (@Sendable (State, Event) throws -> State)?
     var runner: UInt64 = 0
@@ -43,7 +46,7 @@ extension Bloc {
     }
     if let reducer {
       defer { _ = finished(runner: runner, lane: nil, handingOver: true) }
-      return reduceInline(event, reducer)
+      return reduceInline(event, reducer, hooks)
     }
     guard let started, case .sync(let handler) = started.body else { return nil }
     onEvent(event)
@@ -61,20 +64,27 @@ extension Bloc {
   /// what the reducer's handler does through an emitter (``Emitter/update(_:)``), applied
   /// directly. A reducer that throws fails the event and changes nothing; a bloc closed
   /// meanwhile cancels it, as `close()` cancels a running handler.
+  ///
+  /// The bloc is a plain `Bloc` (its hooks are not overridden) and no observer wants
+  /// ``BlocHooks/done``: of the hooks, only those that `hooks` (the ones observers want) has
+  /// are called, the others would do nothing.
   @inlinable
   final func reduceInline(
-    _ event: Event, _ reduce: (State, Event) throws -> State
+    _ event: Event, _ reduce: (State, Event) throws -> State, _ hooks: BlocHooks
   ) -> (outcome: EventOutcome, changed: UInt64) {
-    onEvent(event)
+    let observed = !hooks.isEmpty
+    if observed, hooks.contains(.event) { onEvent(event) }
     var failure: (any Error)?
     var outcome = EventOutcome.handled
     var changed: UInt64 = 0
+    let transitions = observed && hooks.contains(.transition)
     do {
       let sequence = try apply(
         reportingClose: false, cause: { .event(event) },
         announce: { change in
+          guard transitions else { return }
           self.onTransition(Transition(current: change.current, event: event, next: change.next))
-        }
+        }, tellsChange: observed && hooks.contains(.change)
       ) { current in
         do {
           return try reduce(current, event)
@@ -91,7 +101,6 @@ extension Bloc {
       reportError(HandlerFailure(event: event, error: failure))
       outcome = .failed(failure)
     }
-    if changed == 0 { onDone(event, outcome: outcome) }
     return (outcome, changed)
   }
 }

@@ -39,14 +39,18 @@ public struct HistoryLimit: Sendable, Equatable {
 
 /// The undo and redo stacks. An equal state is never recorded (the bloc only records real
 /// changes), and a recorded change clears the redo stack.
+///
+/// Recording is `@inlinable` (and what it touches `@usableFromInline`): a bloc records on every
+/// change, from code specialised for its state type, and a call to the unspecialised method
+/// looked up `History<State>`'s metadata and the array's witness tables each time.
 @usableFromInline struct History<State> {
-  let limit: HistoryLimit
+  @usableFromInline let limit: HistoryLimit
   /// The undo stack is `stack[first...]`: states that fell off its bottom stay in front until
   /// they are as many as the limit, then go in one move, so recording costs O(1) amortised
   /// rather than a shift of the whole stack per change.
-  var stack: [State] = []
-  var first = 0
-  var future: [State] = []
+  @usableFromInline var stack: [State] = []
+  @usableFromInline var first = 0
+  @usableFromInline var future: [State] = []
 
   init(limit: HistoryLimit) { self.limit = limit }
 
@@ -56,7 +60,7 @@ public struct HistoryLimit: Sendable, Equatable {
   var canUndo: Bool { past.contains(where: replays) }
   var canRedo: Bool { future.contains(where: replays) }
 
-  @usableFromInline mutating func record(_ previous: State) {
+  @inlinable mutating func record(_ previous: State) {
     stack.append(previous)
     if stack.count - first > limit.count {
       first += 1

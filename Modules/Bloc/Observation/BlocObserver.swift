@@ -68,8 +68,8 @@ public enum BlocObservers {
   /// The global observers that want `hook`.
   static func observers(for hook: BlocHooks) -> [ObserverEntry] { list.observers(for: hook) }
 
-  /// Whether a global observer wants `hook`.
-  static func wants(_ hook: BlocHooks) -> Bool { list.wants(hook) }
+  /// The hooks some global observer wants.
+  static var wanted: BlocHooks { list.wanted }
 }
 
 /// Identifies a registered observer, for removal.
@@ -90,7 +90,7 @@ struct ObserverEntry: Sendable {
 /// the global observers, and each bloc's own.
 final class ObserverList: Sendable {
   private let entries = Locked<[ObserverEntry]>([])
-  private let wanted = Atomic<UInt8>(0)
+  private let wantedHooks = Atomic<UInt8>(0)
 
   func add(_ observer: any BlocObserver) -> ObserverToken {
     let token = ObserverToken()
@@ -108,19 +108,17 @@ final class ObserverList: Sendable {
     }
   }
 
-  /// Whether an observer wants `hook`.
-  func wants(_ hook: BlocHooks) -> Bool {
-    BlocHooks(rawValue: wanted.load(ordering: .acquiring)).contains(hook)
-  }
+  /// The hooks some observer wants.
+  var wanted: BlocHooks { BlocHooks(rawValue: wantedHooks.load(ordering: .acquiring)) }
 
   /// The observers that want `hook`, in the order they were added.
   func observers(for hook: BlocHooks) -> [ObserverEntry] {
-    guard wants(hook) else { return [] }
+    guard wanted.contains(hook) else { return [] }
     return entries.withLock { $0.filter { $0.hooks.contains(hook) } }
   }
 
   private func publishWanted(_ entries: [ObserverEntry]) {
     let union = entries.reduce(into: BlocHooks()) { $0.formUnion($1.hooks) }
-    wanted.store(union.rawValue, ordering: .releasing)
+    wantedHooks.store(union.rawValue, ordering: .releasing)
   }
 }

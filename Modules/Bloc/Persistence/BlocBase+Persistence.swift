@@ -61,26 +61,26 @@ extension BlocBase {
   /// were never stored, and undoing into one would store a refused change after all.
   func rollBack(_ error: PersistenceError) {
     guard let persister else { return }
-    let (applied, failed) = core.withLock { core -> (Applied?, [StoreWaiter]) in
+    var change: Change<State>?
+    var woken = Woken()
+    var taps: [TapEntry] = []
+    let (sequence, failed) = core.withLock { core -> (UInt64, [StoreWaiter]) in
       let through = core.sequence
-      var applied: Applied?
       core.history?.clear()
       if let stored = core.stored, stored.state != core.state {
-        let change = Change(current: core.state, next: stored.state)
+        change = Change(current: core.state, next: stored.state)
         core.state = stored.state
         core.sequence &+= 1
-        applied = Applied(
-          change: change, sequence: core.sequence, woken: takeWaiters(&core, for: stored.state),
-          taps: core.taps, listeners: [])
+        woken = takeWaiters(&core, for: stored.state)
+        taps = core.taps
       }
       // Under the lock: no change can be made between restoring and abandoning.
-      return (applied, persister.abandon(through: through, error))
+      return (core.sequence, persister.abandon(through: through, error))
     }
     for waiter in failed { waiter.notify(error) }
-    guard let applied else { return }
-    for entry in applied.taps { entry.tap(.change(applied.change)) }
-    onChange(applied.change)
-    let update = StateUpdate(sequence: applied.sequence, state: applied.change.next)
-    applied.woken.resume(returning: update)
+    guard let change else { return }
+    for entry in taps { entry.tap(.change(change)) }
+    onChange(change)
+    woken.resume(returning: StateUpdate(sequence: sequence, state: change.next))
   }
 }
