@@ -61,13 +61,17 @@ public struct CounterRulesFromSettings: CounterRulesSource {
 
   public var rules: CounterRules {
     if let rules = kept.rules(at: settings.newestSequence) { return rules }
-    let (stored, isCurrent) = settings.storedSnapshotAndIsCurrent
+    let (stored, currentAt) = settings.storedSnapshotAndIsCurrent
     let now = stored.state
     let rules = CounterRules(
       step: now.counterStep, minimum: now.counterMinimum, maximum: now.counterMaximum)
-    if isCurrent { kept.keep(rules, at: stored.sequence) }
+    if let currentAt { kept.keep(rules, at: currentAt) }
     return rules
   }
+
+  /// Whether the rules of the settings' newest state are kept (the next event reads them with
+  /// no lock); for tests.
+  package var keepsRules: Bool { kept.rules(at: settings.newestSequence) != nil }
 }
 
 /// The search's configuration, read from the stored settings as each search starts (so no

@@ -3,10 +3,11 @@ import Synchronization
 
 /// The counter's rules as of one stored settings state, kept so that each counter event reads
 /// them with a few atomic loads instead of a trip to the settings bloc's lock
-/// (``CounterRulesFromSettings``). They are kept against the sequence number of that state
-/// and used only while it is still the settings' newest (``BlocBase/newestSequence``): no
-/// stored setting changes without a newer change first, so a setting stored since is seen at
-/// the very next event, and a change still being stored or refused is never used.
+/// (``CounterRulesFromSettings``). They are kept against the sequence number under which that
+/// state is the settings' current one (its own, or a rollback's after a refused change) and
+/// used only while it is still the settings' newest (``BlocBase/newestSequence``): no stored
+/// setting changes without a newer change first, so a setting stored since is seen at the
+/// very next event, and a change still being stored or refused is never used.
 ///
 /// A sequence lock: a writer marks the version odd, writes the values, then publishes the new
 /// version; a reader that saw the same even version before and after reading the values has

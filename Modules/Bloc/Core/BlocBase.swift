@@ -21,6 +21,10 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     @usableFromInline var listeners: [Listener<State>] = []
     /// The newest stored state, for a persisted bloc: what listeners see (BlocBase+Persistence).
     @usableFromInline var stored: StateUpdate<State>?
+    /// The sequence number under which the stored state is the current one too, with nothing
+    /// on its way to storage, although `stored` has an older number: set by a rollback
+    /// (BlocBase+Persistence), outdated by the next change.
+    var storedIsCurrentAt: UInt64?
 
     init(state: State, history: History<State>?) {
       self.state = state
@@ -130,14 +134,17 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// (``storedSnapshotAndIsCurrent``): no stored state changes without a newer change first.
   package var newestSequence: UInt64 { publishedSequence.load(ordering: .relaxed) }
 
-  /// ``storedSnapshot``, and whether it is the current state too (no change is on its way to
-  /// storage, none refused since), read together.
-  package var storedSnapshotAndIsCurrent: (snapshot: StateUpdate<State>, isCurrent: Bool) {
+  /// ``storedSnapshot``, and the sequence number under which it is the current state too (no
+  /// change on its way to storage, none refused since), read together: nil when it is not.
+  /// That number is ``newestSequence`` until the next change; it is the snapshot's own, or,
+  /// after a rollback to the stored state, the rollback's.
+  package var storedSnapshotAndIsCurrent: (snapshot: StateUpdate<State>, currentAt: UInt64?) {
     core.withLock { core in
       guard let stored = core.stored else {
-        return (StateUpdate(sequence: core.sequence, state: core.state), true)
+        return (StateUpdate(sequence: core.sequence, state: core.state), core.sequence)
       }
-      return (stored, stored.sequence == core.sequence)
+      let isCurrent = stored.sequence == core.sequence || core.storedIsCurrentAt == core.sequence
+      return (stored, isCurrent ? core.sequence : nil)
     }
   }
 

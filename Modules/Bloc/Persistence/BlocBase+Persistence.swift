@@ -59,6 +59,10 @@ extension BlocBase {
   /// observers see; every change so far fails. History is cleared, also when the state is
   /// back at the stored one already (a refused change, then one back): it may hold states that
   /// were never stored, and undoing into one would store a refused change after all.
+  ///
+  /// The stored state is then the current one again, with nothing on its way to storage: it
+  /// says so (``storedSnapshotAndIsCurrent``) under the new sequence number, which it
+  /// publishes, so a host keeping something derived from it may keep it again at once.
   func rollBack(_ error: PersistenceError) {
     guard let persister else { return }
     var change: Change<State>?
@@ -74,6 +78,8 @@ extension BlocBase {
         woken = takeWaiters(&core, for: stored.state)
         taps = core.taps
       }
+      core.storedIsCurrentAt = core.sequence
+      publishedSequence.store(core.sequence, ordering: .relaxed)
       // Under the lock: no change can be made between restoring and abandoning.
       return (core.sequence, persister.abandon(through: through, error))
     }

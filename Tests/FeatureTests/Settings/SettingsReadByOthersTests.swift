@@ -80,4 +80,47 @@ import Testing
     await counter.close()
     await settings.close()
   }
+
+  /// After a refused settings change the stored settings are the current ones again (the
+  /// refusal rolled them back): the counter keeps their rules again at its next event, and
+  /// does not read them under the settings' lock at every event until the next stored change.
+  /// Also when the refused change had been undone already, so that the rollback changes nothing.
+  @Test func rulesAreKeptAgainAfterARefusedSetting() async {
+    let storage = HeldStorage()
+    let settings = SettingsBloc(storage: storage)
+    let rules = CounterRulesFromSettings(settings)
+    let counter = CounterBloc(rules: rules, storage: InMemoryStorage())
+    #expect(await counter.send(.increment).isHandled)
+    #expect(rules.keepsRules)
+
+    let refused = settings.add(.set(.counterStep, 5))
+    #expect(!rules.keepsRules, "a change on its way to storage")
+    #expect(await counter.send(.increment).isHandled)
+    #expect(!rules.keepsRules, "not kept while it is being stored")
+    storage.release(refusing: true)
+    #expect(!(await refused.outcome.isHandled))
+    #expect(await counter.send(.increment).isHandled)
+    #expect(counter.state.count == 3, "the stored step")
+    #expect(rules.keepsRules, "the stored settings are current again")
+
+    let refusedAgain = settings.add(.set(.counterStep, 5))
+    let back = settings.add(.set(.counterStep, 1))
+    storage.release(refusing: true)
+    #expect(!(await refusedAgain.outcome.isHandled))
+    #expect(!(await back.outcome.isHandled), "built on the refused change: refused too")
+    #expect(settings.state == .defaults)
+    #expect(await counter.send(.increment).isHandled)
+    #expect(counter.state.count == 4)
+    #expect(rules.keepsRules, "current again, with no change back")
+
+    let stored = settings.add(.set(.counterStep, 2))
+    storage.release(refusing: false)
+    #expect(await stored.outcome.isHandled)
+    #expect(!rules.keepsRules, "a newer stored setting")
+    #expect(await counter.send(.increment).isHandled)
+    #expect(counter.state.count == 6, "the stored step applies to the very next event")
+    #expect(rules.keepsRules)
+    await counter.close()
+    await settings.close()
+  }
 }
