@@ -23,7 +23,9 @@ public struct JSONWriter {
 
   public init(capacity: Int = 64) {
     bytes = []
-    bytes.reserveCapacity(capacity)
+    // Not for 0 (a writer about to be handed a buffer): reserving even nothing makes the
+    // empty array a buffer of its own, about a hundred instructions, on every send.
+    if capacity > 0 { bytes.reserveCapacity(capacity) }
   }
 
   /// Writes into `buffer`, emptied first, so that a caller writing again and again reuses one
