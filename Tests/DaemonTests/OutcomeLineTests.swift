@@ -16,7 +16,17 @@ import Wire
     StateSnapshot(sequence: 9, json: Array(#"{"count":-12,"label":"a\"b"}"#.utf8)),
     StateSnapshot(sequence: 10, json: Array("{}".utf8)),
     StateSnapshot(sequence: .max, json: Array(#"{"list":[1,2,3]}"#.utf8)),
+    // Around the size written inline on the stack, and beyond it.
+    StateSnapshot(sequence: 5, json: Self.state(bytes: OutcomeLine.inlineStateBytes)),
+    StateSnapshot(sequence: 6, json: Self.state(bytes: OutcomeLine.inlineStateBytes + 1)),
+    StateSnapshot(sequence: 7, json: Self.state(bytes: 5000)),
   ]
+
+  /// `{"s":"xx…"}`, `count` bytes long.
+  static func state(bytes count: Int) -> [UInt8] {
+    Array(#"{"s":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: count - 8)
+      + Array(#""}"#.utf8)
+  }
 
   /// What ReplyWriter writes for the same reply.
   static func written(

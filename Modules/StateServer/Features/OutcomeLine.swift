@@ -2,10 +2,10 @@ import BlocCore
 import Wire
 
 /// The reply to an event that did not fail, `{"id":…,"ok":true,"outcome":"…","state":{…},"seq":N}`
-/// and its `\n`, appended to a buffer in three copies: the fixed head (id, ok, outcome) and
-/// the tail (seq) are put together on the stack, around the state's bytes. The same bytes as
-/// `ReplyWriter` writes (tests compare them), without its dozen appends to the buffer of a
-/// few bytes each, each of which costs the array's growth and uniqueness checks: this is
+/// and its `\n`, put together on the stack and appended to a buffer in one copy (three for a
+/// state of more than `inlineStateBytes`: the head, the state's bytes, the tail). The same
+/// bytes as `ReplyWriter` writes (tests compare them), without its dozen appends to the buffer
+/// of a few bytes each, each of which costs the array's growth and uniqueness checks: this is
 /// every `send`'s reply.
 enum OutcomeLine {
   /// Appends the reply, or returns false (nothing appended) when it is not one this writes:
@@ -26,7 +26,8 @@ enum OutcomeLine {
     case .cancelled: head = #""ok":true,"outcome":"cancelled","state":"#
     case .failed: return false
     }
-    withUnsafeTemporaryAllocation(byteCount: 128, alignment: 1) { scratch in
+    let inline = snapshot.json.count <= inlineStateBytes
+    withUnsafeTemporaryAllocation(byteCount: 128 + inlineStateBytes, alignment: 1) { scratch in
       var line = Scratch(base: scratch.baseAddress!)
       line.put("{")
       if let number {
@@ -35,8 +36,12 @@ enum OutcomeLine {
         line.put(",")
       }
       line.put(head)
-      line.flush(into: &buffer)
-      buffer.append(contentsOf: snapshot.json)
+      if inline {
+        line.put(snapshot.json)
+      } else {
+        line.flush(into: &buffer)
+        buffer.append(contentsOf: snapshot.json)
+      }
       line.put(#","seq":"#)
       line.put(Int64(clamping: snapshot.sequence))
       line.put("}\n")
@@ -45,11 +50,22 @@ enum OutcomeLine {
     return true
   }
 
-  /// Bytes put together in a scratch buffer of 128 bytes (a head above takes at most 69, a
-  /// tail 29).
+  /// The largest state copied into the line on the stack (a counter's takes 11 to 30 bytes).
+  static var inlineStateBytes: Int { 384 }
+
+  /// Bytes put together in a scratch buffer of 128 bytes and room for an inline state (a head
+  /// above takes at most 69, a tail 29).
   private struct Scratch {
     let base: UnsafeMutableRawPointer
     var count = 0
+
+    mutating func put(_ bytes: [UInt8]) {
+      bytes.withUnsafeBytes { bytes in
+        guard let source = bytes.baseAddress else { return }
+        (base + count).copyMemory(from: source, byteCount: bytes.count)
+      }
+      count += bytes.count
+    }
 
     mutating func put(_ text: StaticString) {
       (base + count).copyMemory(from: text.utf8Start, byteCount: text.utf8CodeUnitCount)
