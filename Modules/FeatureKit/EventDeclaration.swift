@@ -124,7 +124,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   func locate(_ event: JSONCursor) throws(EventRefusal) -> (index: Int, found: FoundFields) {
     // The usual event, its `type` alone and plain (`{"type":"increment"}`): one short scan.
     if let type = event.soleStringMember("type"),
-      let match = typeBytes.firstIndex(where: { type.elementsEqual($0) })
+      let match = typeBytes.firstIndex(where: { type.hasSameBytes(as: $0) })
     {
       return (match, FoundFields(fields[match]))
     }

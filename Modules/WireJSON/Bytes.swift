@@ -64,3 +64,17 @@ extension JSON {
     String(decoding: serialized(), as: UTF8.self)
   }
 }
+
+extension UnsafeRawBufferPointer {
+  /// Whether these bytes are `other`'s: the lengths compared first, so a name of another
+  /// length costs one comparison (`elementsEqual` walks both sequences up to the first
+  /// difference or the shorter one's end). For a request's feature and event type names.
+  @inlinable
+  package func hasSameBytes(as other: [UInt8]) -> Bool {
+    guard count == other.count else { return false }
+    return other.withUnsafeBytes { other in
+      for index in 0..<other.count where self[index] != other[index] { return false }
+      return true
+    }
+  }
+}

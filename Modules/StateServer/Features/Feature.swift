@@ -104,7 +104,7 @@ public final class Feature: Sendable {
 
   /// Whether `bytes` spell the feature's name (in UTF-8).
   func isNamed(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    bytes.elementsEqual(nameBytes)
+    bytes.hasSameBytes(as: nameBytes)
   }
 
   /// The valid event type names, in declaration order.
