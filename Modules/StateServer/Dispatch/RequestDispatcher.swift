@@ -42,8 +42,10 @@ public final class RequestDispatcher: ConnectionDelegate {
   public let monitorBacklogBytes: Int
   /// Where large frames are parsed and run.
   private let largeFrames: DispatchQueue
-  /// Gathers the changes of each loop turn into one write (the daemon's journal).
-  private let batching: (any WriteBatching)?
+  /// Gathers the changes of each loop turn into one write (the daemon's journal), or does
+  /// nothing. Not an optional: unwrapping an optional existential copies it through its value
+  /// witnesses (about 190 instructions), twice per loop turn.
+  private let batching: any WriteBatching
   /// Whether events may run straight through the loop turn (else every one is queued).
   public let straightThrough: Bool
   /// The registry's features, fixed once the dispatcher is made: read without a lock.
@@ -71,7 +73,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     self.details = details
     self.straightThrough = straightThrough
     largeFrames = largeFrameQueue ?? DispatchQueue(label: "state-server.large-frames")
-    self.batching = batching
+    self.batching = batching ?? NoBatching()
     self.registry = registry
     served = registry.servedFeatures()
     self.version = version
@@ -169,17 +171,17 @@ public final class RequestDispatcher: ConnectionDelegate {
   }
 
   public func loopTurnWillBegin() {
-    batching?.beginBatch()
+    batching.beginBatch()
   }
 
   public func loopTurnDidEnd() {
-    batching?.commitBatch(connections: 0)
+    batching.commitBatch(connections: 0)
   }
 
   public func loopTurnDidEnd(_ connections: TurnConnections) {
     // One client alone waits for this batch: write it here, without a hand-off. Several: let
     // the storage sync it beside the loop, which serves them meanwhile.
-    batching?.commitBatch(connections: connections.count)
+    batching.commitBatch(connections: connections.count)
     // Then the replies of the events handled straight through, by the connections the turn
     // read (a change the batch did not store yet, being synced beside the loop, is replied to
     // once it is). Each feature is read once for all of them.
@@ -208,4 +210,10 @@ public final class RequestDispatcher: ConnectionDelegate {
       "request line of at least \(byteCount) bytes exceeds the limit of \(maxFrameBytes) bytes "
         + "(stated --max-frame-bytes); the connection is closed")
   }
+}
+
+/// The dispatcher's batching without a storage that batches writes.
+private struct NoBatching: WriteBatching {
+  func beginBatch() {}
+  func commitBatch(connections: Int) {}
 }
