@@ -60,7 +60,7 @@ extension BlocBase {
           ? persister.recordAndClaim(next, sequence: core.sequence, cause: cause(), owner: self)
           : persister.claim(next, sequence: core.sequence, owner: self)
       }
-      publishedSequence.store(core.sequence, ordering: .relaxed)
+      published.sequence.store(core.sequence, ordering: .relaxed)
       if !core.waiters.isEmpty { woken = takeWaiters(&core, for: next) }
       if !core.taps.isEmpty { taps = core.taps }
       if !core.listeners.isEmpty { listeners = core.listeners }

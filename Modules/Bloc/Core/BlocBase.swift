@@ -41,11 +41,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   @usableFromInline let keepsEveryChange: Bool
   /// Numbers the subscribers' waits, without taking the state's lock.
   let waiterIDs = Atomic<UInt64>(0)
-  /// The sequence as of the last change made with ``apply(recordHistory:announce:_:)``: lets a
-  /// subscriber that fell behind see it without waiting (a hint; the state's lock decides).
-  @usableFromInline let publishedSequence = Atomic<UInt64>(0)
-  /// Whether a subscriber is looking for a newer state before parking (``newerPublished(than:)``).
-  let spinning = Atomic<Bool>(false)
+  /// The sequence as of the last change: lets a subscriber that fell behind see it without
+  /// waiting (a hint; the state's lock decides).
+  @usableFromInline let published: PublishedSequence
   /// This bloc's own observers (``addObserver(_:)``).
   private let ownObservers = ObserverList()
 
@@ -98,7 +96,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       isPersisted = false
       keepsEveryChange = false
     }
-    publishedSequence.store(core.withLock { $0.sequence }, ordering: .relaxed)
+    published = PublishedSequence(core.withLock { $0.sequence })
     CreationWatch.onCreate?(self)
     for entry in BlocObservers.observers(for: .create) { entry.observer.onCreate(self) }
     if let issue { reportError(issue) }
@@ -132,7 +130,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// keeps something derived from ``storedSnapshot`` may use it while this stays the number
   /// of the snapshot it was derived from, if that snapshot was current
   /// (``storedSnapshotAndIsCurrent``): no stored state changes without a newer change first.
-  package var newestSequence: UInt64 { publishedSequence.load(ordering: .relaxed) }
+  package var newestSequence: UInt64 { published.sequence.load(ordering: .relaxed) }
 
   /// ``storedSnapshot``, and the sequence number under which it is the current state too (no
   /// change on its way to storage, none refused since), read together: nil when it is not.
@@ -187,6 +185,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
 
   /// The observers that want `hook`: global ones, then this bloc's own.
   func observers(for hook: BlocHooks) -> [ObserverEntry] {
+    // Usually none: two atomic loads say so.
+    guard observedHooks.contains(hook) else { return [] }
     let global = BlocObservers.observers(for: hook)
     let own = ownObservers.observers(for: hook)
     if own.isEmpty { return global }

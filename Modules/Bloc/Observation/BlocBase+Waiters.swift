@@ -6,9 +6,9 @@ import Synchronization
   import Darwin
 #endif
 
-/// How many times a subscriber looks for a newer state before it parks
+/// How long a subscriber looks for a newer state before it parks, in nanoseconds
 /// (``BlocBase/newerPublished(than:)``): none on a single processor.
-let subscriberSpins = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 2_000 : 0
+let subscriberLookNanoseconds = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 20_000 : 0
 
 /// The subscribers waiting for a state (``StateStream``): which a change wakes, and how one
 /// that caught up with a busy bloc looks again before parking.
@@ -75,20 +75,38 @@ extension BlocBase {
   /// within a microsecond, and taking it then costs far less than parking the subscriber and
   /// waking it (a futex wake-up on the bloc's thread for every change, often a context switch
   /// too). One subscriber of a bloc looks at a time (the others park at once), for at most
-  /// ``subscriberSpins`` loads; none on a single processor, where looking would only delay the
-  /// bloc.
+  /// ``subscriberLookNanoseconds``; none on a single processor, where looking would only delay
+  /// the bloc.
+  ///
+  /// The look is bounded by time, not by a count of loads, and is long beside a change: when
+  /// it was shorter than the time a change takes while it wakes a parked subscriber, the
+  /// subscriber parked after every change, each change paid a wake-up and so took longer
+  /// again (the adding thread's time doubled, for good, from one run to the next).
   final func newerPublished(than sequence: UInt64) -> Bool {
-    if publishedSequence.load(ordering: .relaxed) > sequence { return true }
-    guard subscriberSpins > 0,
-      spinning.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+    let published = self.published
+    if published.sequence.load(ordering: .relaxed) > sequence { return true }
+    guard subscriberLookNanoseconds > 0,
+      published.looking.compareExchange(expected: false, desired: true, ordering: .relaxed)
+        .exchanged
     else { return false }
-    defer { spinning.store(false, ordering: .relaxed) }
-    for _ in 0..<subscriberSpins {
-      if publishedSequence.load(ordering: .relaxed) > sequence { return true }
-    }
+    defer { published.looking.store(false, ordering: .relaxed) }
+    let deadline = monotonicNanoseconds() &+ subscriberLookNanoseconds
+    repeat {
+      for _ in 0..<256 where published.sequence.load(ordering: .relaxed) > sequence {
+        return true
+      }
+    } while monotonicNanoseconds() < deadline
     return false
   }
 
   /// How many subscribers wait for a change; for tests.
   @_spi(Testing) public var waiterCountForTesting: Int { core.withLock { $0.waiters.count } }
+}
+
+/// The monotonic clock in nanoseconds, read without Swift's clock types (whose instants are
+/// copied and compared through their value witnesses).
+private func monotonicNanoseconds() -> Int {
+  var now = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &now)
+  return now.tv_sec &* 1_000_000_000 &+ now.tv_nsec
 }

@@ -54,9 +54,14 @@ extension BlocObserver {
   public func onClose<State>(_ bloc: BlocBase<State>) {}
 }
 
+/// The hooks some global observer wants, as ``ObserverList`` publishes them: a global atomic,
+/// initialised statically, so that reading it needs no `swift_once` (the list itself, a lazily
+/// created global, does).
+private let globallyWantedHooks = Atomic<UInt8>(0)
+
 /// The observers that see every bloc.
 public enum BlocObservers {
-  private static let list = ObserverList()
+  private static let list = ObserverList(isGlobal: true)
 
   /// Adds an observer of every bloc; returns a token that removes it.
   @discardableResult
@@ -69,7 +74,9 @@ public enum BlocObservers {
   static func observers(for hook: BlocHooks) -> [ObserverEntry] { list.observers(for: hook) }
 
   /// The hooks some global observer wants.
-  static var wanted: BlocHooks { list.wanted }
+  static var wanted: BlocHooks {
+    BlocHooks(rawValue: globallyWantedHooks.load(ordering: .acquiring))
+  }
 }
 
 /// Identifies a registered observer, for removal.
@@ -91,6 +98,11 @@ struct ObserverEntry: Sendable {
 final class ObserverList: Sendable {
   private let entries = Locked<[ObserverEntry]>([])
   private let wantedHooks = Atomic<UInt8>(0)
+  /// Whether this is the global list, which also publishes what it wants in
+  /// `globallyWantedHooks` (``BlocObservers/wanted``).
+  private let isGlobal: Bool
+
+  init(isGlobal: Bool = false) { self.isGlobal = isGlobal }
 
   func add(_ observer: any BlocObserver) -> ObserverToken {
     let token = ObserverToken()
@@ -120,5 +132,6 @@ final class ObserverList: Sendable {
   private func publishWanted(_ entries: [ObserverEntry]) {
     let union = entries.reduce(into: BlocHooks()) { $0.formUnion($1.hooks) }
     wantedHooks.store(union.rawValue, ordering: .releasing)
+    if isGlobal { globallyWantedHooks.store(union.rawValue, ordering: .releasing) }
   }
 }

@@ -79,7 +79,7 @@ extension BlocBase {
         taps = core.taps
       }
       core.storedIsCurrentAt = core.sequence
-      publishedSequence.store(core.sequence, ordering: .relaxed)
+      published.sequence.store(core.sequence, ordering: .relaxed)
       // Under the lock: no change can be made between restoring and abandoning.
       return (core.sequence, persister.abandon(through: through, error))
     }
