@@ -69,6 +69,7 @@ extension Bloc {
       dispatch.reducer = Registration(
         body: body, transformer: .sequential, cancels: [], reduce: reducer)
       dispatch.reducerOnly = dispatch.handlers.isEmpty
+      dispatch.idleStart = nil
       return true
     }
     precondition(registered, "\(name): reduce(_:) was called twice; a bloc has one reducer")

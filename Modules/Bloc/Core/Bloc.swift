@@ -141,6 +141,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
       if dispatch.handlers[kind] != nil { return false }
       dispatch.handlers[kind] = registration
       dispatch.reducerOnly = false
+      dispatch.idleStart = nil
       dispatch.cancellable.formUnion(registration.cancels)
       switch registration.transformer.strategy {
       case .restartable, .debounce, .throttle: dispatch.cancellable.insert(kind)

@@ -45,7 +45,7 @@ extension Bloc {
       return startOnIdleLane(job, registration.body, inline: true, &dispatch)
     }
     if let reducer {
-      defer { _ = finished(runner: runner, lane: nil, handingOver: true) }
+      defer { endInlineRunner(runner) }
       return reduceInline(event, reducer, hooks)
     }
     guard let started, case .sync(let handler) = started.body else { return nil }

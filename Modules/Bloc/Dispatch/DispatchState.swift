@@ -164,6 +164,11 @@ extension Bloc {
     /// Events added while a test harness holds them (``Bloc/holdEvents()``), in order; nil
     /// when not holding, as always outside tests.
     @usableFromInline var held: [Job]?
+    /// The kind whose synchronous, in-order handler ``Bloc/claimIdleLane(for:)`` found last,
+    /// with that handler: the usual next event is of the same kind, and comparing kinds costs
+    /// far less than hashing one and copying its registration out of `handlers`. Cleared when
+    /// a handler is registered and when the handlers are released.
+    @usableFromInline var idleStart: (kind: Event.Kind, handler: SyncHandler)?
 
     init() {}
 
@@ -215,6 +220,7 @@ extension Bloc {
       }
       handlers = [:]
       reducer = nil
+      idleStart = nil
       return (tasks, abandoned)
     }
   }

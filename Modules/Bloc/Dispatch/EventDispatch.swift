@@ -86,7 +86,34 @@ extension Bloc {
   /// After the inline job `started` ran in the caller: hands what queued up meanwhile to a
   /// runner task (the same unit of work), or frees the lane.
   @inlinable final func finishedInline(_ started: Started) {
-    _ = finished(started, handingOver: true)
+    if !started.ownLane {
+      endInlineRunner(started.runner)
+    } else {
+      _ = finished(started, handingOver: true)
+    }
+  }
+
+  /// ``finishedInline(_:)`` for runner `id` of the bloc's own lane, the usual end of a job run
+  /// in the caller: one section that hands nothing out when nothing queued meanwhile (the
+  /// `Started?` that ``finished(runner:lane:handingOver:)`` returns was destroyed through its
+  /// value witnesses), else ``finished(runner:lane:handingOver:)`` hands the queue over.
+  @inlinable final func endInlineRunner(_ id: UInt64) {
+    var waiters: [CheckedContinuation<Bool, Never>] = []
+    let ended = withDispatch { dispatch -> Bool in
+      // A claimant of the free order ending through the lock: the records decide again.
+      if id == LaneGate.claimant { laneGate.store(.locked, ordering: .relaxed) }
+      if dispatch.main.current?.runner == id { dispatch.main.current = nil }
+      let owns = dispatch.main.runner?.id == id
+      guard !owns || dispatch.isClosed || dispatch.main.queue.isEmpty else { return false }
+      if owns { dispatch.main.runner = nil }
+      if !dispatch.retired.isEmpty { dispatch.retired[id] = nil }
+      dispatch.activeWork -= 1
+      if !dispatch.settleWaiters.isEmpty { waiters = dispatch.takeSettleWaiters() }
+      return true
+    }
+    for waiter in waiters { waiter.resume(returning: false) }
+    // Still this lane's runner, with events queued: counted as work, so nothing else starts.
+    if !ended { _ = finished(runner: id, lane: nil, handingOver: true) }
   }
 
   /// Ends the job `started` and takes the next one of its lane under the same lock (so neither

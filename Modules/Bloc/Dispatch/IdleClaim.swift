@@ -17,9 +17,18 @@ extension Bloc {
   @inlinable final func claimIdleLane(for event: Event) -> IdleClaim? {
     withDispatch { dispatch -> IdleClaim? in
       guard !dispatch.isClosed, dispatch.held == nil, dispatch.main.runner == nil,
-        dispatch.main.queue.isEmpty, let registration = dispatch.registration(for: event.kind),
-        registration.startsWhenIdle, case .sync(let handler) = registration.body
+        dispatch.main.queue.isEmpty
       else { return nil }
+      let handler: SyncHandler
+      if let last = dispatch.idleStart, last.kind == event.kind {
+        handler = last.handler
+      } else {
+        guard let registration = dispatch.registration(for: event.kind),
+          registration.startsWhenIdle, case .sync(let found) = registration.body
+        else { return nil }
+        dispatch.idleStart = (event.kind, found)
+        handler = found
+      }
       let receipt = isPersisted ? EventReceipt() : nil
       let id = dispatch.nextID()
       dispatch.activeWork += 1
@@ -44,7 +53,7 @@ extension Bloc {
     } else {
       conclude(event, claim.receipt, outcome)
     }
-    _ = finished(runner: claim.runner, lane: nil, handingOver: true)
+    endInlineRunner(claim.runner)
     return outcome
   }
 }

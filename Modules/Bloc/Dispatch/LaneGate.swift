@@ -98,7 +98,7 @@ extension Bloc {
     ).exchanged {
       return
     }
-    _ = finished(runner: LaneGate.claimant, lane: nil, handingOver: true)
+    endInlineRunner(LaneGate.claimant)
   }
 }
 
