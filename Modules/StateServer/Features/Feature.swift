@@ -258,8 +258,11 @@ final class StateCodec<S: DeclaredState>: Sendable {
       // Into the storage of the snapshot it replaces, when no reply holds that one any more:
       // no allocation per change.
       var bytes = latest.take()?.json ?? []
-      bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 16)
-      bytes.append(contentsOf: json)
+      if bytes.capacity <= 1 << 16 {
+        bytes.replaceSubrange(bytes.indices, with: json)  // one step, not emptied then appended
+      } else {
+        bytes = Array(json)
+      }
       latest = StateSnapshot(sequence: sequence, json: bytes)
     }
   }
