@@ -37,13 +37,16 @@ public struct JSONCursor {
   /// it: the same errors at the same offsets) without building anything, and leaves the
   /// cursor at its value. The reads that follow trust this check.
   public mutating func readDocument() throws(JSONError) {
-    try readDocument { _, _ in }
+    try readDocument(notingMembers: { _, _ in })
   }
 
   /// ``readDocument()``, calling `member` with each member of the document's object (when it
-  /// is one) as the check passes it: a reader of the top level needs no second pass.
-  public mutating func readDocument(
-    _ member: (JSONKey, JSONCursor) -> Void
+  /// is one) as the check passes it, so that a reader of the top level needs no second pass:
+  /// the key's text as bytes (its escapes decoded; valid during the call only) and where its
+  /// value starts (a cursor there: `JSONCursor(bytes, at:)`). No key or cursor is made per
+  /// member: this is the request head's reader, on every request.
+  package mutating func readDocument(
+    notingMembers member: (_ key: UnsafeRawBufferPointer, _ value: Int) -> Void
   ) throws(JSONError) {
     skipWhitespace()
     let start = position
@@ -53,7 +56,11 @@ public struct JSONCursor {
       try enterObject()
       while let raw = try nextMember(first: first, decodingKey: &key) {
         first = false
-        member(JSONKey(cursor: self, raw: raw), self)
+        if raw.escaped {
+          key.withUnsafeBytes { member($0, position) }
+        } else {
+          member(content(raw), position)
+        }
         try skipValue()
       }
     } else {

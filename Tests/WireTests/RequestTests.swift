@@ -87,6 +87,17 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
     let escaped = try RequestHead(
       parsing: Array(#"{"op":"x","ev\u0065nt":{"typ\u0065":"a"}}"#.utf8))
     #expect(escaped.withMember("event") { $0?.member("type")?.string } == "a")
+    let keys = try RequestHead(
+      parsing: Array(#"{"\u006fp":"send","i\u0064":7,"f\u0065ature":"c","op\u0000":1}"#.utf8))
+    #expect(keys.op == "send")
+    #expect(keys.id == 7)
+    #expect(keys.withPlainFeatureName { String(decoding: $0, as: UTF8.self) } == "c")
+    // Keys only of the same length, or the same text escaped into another, are not these.
+    let others = try RequestHead(
+      parsing: Array(#"{"op":"ping","oq":1,"ide":2,"events":{},"feature\n":"x"}"#.utf8))
+    #expect(others.id == nil)
+    #expect(others.withMember("event") { $0 == nil })
+    #expect(others.withPlainFeatureName { _ in true } == nil)
   }
 
   @Test(

@@ -50,28 +50,20 @@ public struct RequestHead: Sendable {
     var event = -1
     do {
       // One pass: the whole frame checked, and the members the head wants noted on the way,
-      // their keys compared as bytes (a key with escapes, rare, is decoded first).
-      try cursor.readDocument { key, value in
-        guard let name = key.unescapedBytes else {
-          switch key.string {
-          case "id": idValue = value
-          case "op": opValue = value
-          case "feature": feature = value.position
-          case "event": event = value.position
-          default: break
+      // their keys compared as bytes (a key with escapes, rare, decoded first).
+      try cursor.readDocument(notingMembers: { name, value in
+        switch name.count {
+        case 2:
+          if name.spells("op") {
+            opValue = JSONCursor(bytes, at: value)
+          } else if name.spells("id") {
+            idValue = JSONCursor(bytes, at: value)
           }
-          return
+        case 5: if name.spells("event") { event = value }
+        case 7: if name.spells("feature") { feature = value }
+        default: break
         }
-        if name.spells("op") {
-          opValue = value
-        } else if name.spells("feature") {
-          feature = value.position
-        } else if name.spells("event") {
-          event = value.position
-        } else if name.spells("id") {
-          idValue = value
-        }
-      }
+      })
     } catch {
       throw RequestError(id: nil, error: WireError(error))
     }
