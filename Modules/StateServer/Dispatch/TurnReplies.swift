@@ -90,7 +90,7 @@ final class TurnReplies {
     var replies: [Reply] = []
     swap(&lines, &self.lines)
     swap(&replies, &self.replies)
-    lines.removeAll(keepingCapacity: true)
+    if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }  // it usually comes back empty
     var written = 0
     while written < replies.count {
       let reply = replies[written]
