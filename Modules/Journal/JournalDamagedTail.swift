@@ -75,5 +75,6 @@ extension JournalStorage {
     try JournalFiles.syncDirectory(path)  // the file may have been created at start
     journal.length = JournalFormat.headerSize
     journal.needsHeader = false
+    journal.zeroed = 0
   }
 }

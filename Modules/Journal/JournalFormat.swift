@@ -13,6 +13,11 @@ import Foundation
 /// A record is valid only when it is complete and its checksum matches: a torn write (a crash
 /// in the middle of an append) or a flipped bit ends the valid part of the file. What ended it
 /// is told as found (``Damage``): a length that runs past the end, a checksum mismatch, ….
+///
+/// A journal may end in zeros written ahead of its records (``JournalStorage`` writes its
+/// records over them under `.always`): where a record would start, zeros up to the end of the
+/// file end the journal as the end of the file does (``isZeroTail(_:from:)``). A zero length
+/// followed by anything else is damage.
 enum JournalFormat {
   static let journalMagic: [UInt8] = Array("BLOCJNL".utf8) + [1]
   static let snapshotMagic: [UInt8] = Array("BLOCSNP".utf8) + [1]
@@ -160,5 +165,22 @@ extension JournalFormat {
       return .damagedLength(said: length, matches: present)
     }
     return .pastTheEnd(needed: recordHeaderSize + length, available: bytes.count - offset)
+  }
+}
+
+extension JournalFormat {
+  /// Whether `bytes` holds only zeros from `offset` on: the zeros written ahead of a
+  /// journal's records, read as its end.
+  static func isZeroTail(_ bytes: UnsafeRawBufferPointer, from offset: Int) -> Bool {
+    var index = offset
+    while index + 8 <= bytes.count {
+      if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) != 0 { return false }
+      index += 8
+    }
+    while index < bytes.count {
+      if bytes[index] != 0 { return false }
+      index += 1
+    }
+    return true
   }
 }

@@ -144,6 +144,8 @@ struct JournalRecovery {
       while let next = JournalFormat.record(in: buffer, at: offset) {
         switch next {
         case .failure(let problem):
+          // Zeros written ahead of the records: not damage, where the next record goes.
+          if JournalFormat.isZeroTail(buffer, from: offset) { return }
           damage = "\(problem) at byte \(offset)"
           return
         case .success(let record):

@@ -84,14 +84,16 @@ extension JournalStorage {
       guard !batch.completions.isEmpty || !batch.taken.isEmpty else { continue }
       // The clock is read only by a writer that gathers (the deferred loop never does).
       let started = gathering ? ContinuousClock.now : nil
-      let (error, compactionDue) = writeBatch(batch)
+      let (error, due) = writeBatch(batch)
       if let started { (served, syncTime) = (batch.connections, .now - started) }
       if error == nil {
         kept.withLock { $0.keep(batch.changes, batch.records.bytes, history: limits.history) }
       }
       for completion in batch.completions { completion(error) }
       for source in batch.taken { source.writeEnded(error) }
-      if compactionDue { compactIfDue() }
+      if due.compaction { compactIfDue() }
+      // After the batch's completions: its replies are not held up by the zeros.
+      if due.zeros { zeroAheadIfDue() }
       batch.empty()
       written = batch
     }
@@ -112,9 +114,12 @@ extension JournalStorage {
   }
 
   /// Appends `batch` (and with `.always` syncs it); also tells, from the same trip to the
-  /// file's lock, whether the journal is now due for compaction (``compactIfDue()``).
-  func writeBatch(_ batch: Batch) -> (error: (any Error)?, compactionDue: Bool) {
-    file.withLock { journal -> ((any Error)?, Bool) in
+  /// file's lock, whether the journal is now due for compaction (``compactIfDue()``) and for
+  /// more zeros ahead (``zeroAheadIfDue()``).
+  func writeBatch(
+    _ batch: Batch
+  ) -> (error: (any Error)?, due: BatchEffects) {
+    file.withLock { journal -> ((any Error)?, BatchEffects) in
       // For error messages only: not built for a batch that is written.
       func name() -> String { path + "/" + JournalFiles.journalName(journal.generation) }
       do {
@@ -127,6 +132,7 @@ extension JournalStorage {
             throw JournalFiles.failure("cannot cut a failed write from", name())
           }
           journal.needsCut = false
+          journal.zeroed = journal.length
         }
         do {
           try batch.records.bytes.withUnsafeBytes {
@@ -136,6 +142,7 @@ extension JournalStorage {
         } catch {
           // Part of the batch may be in the file: it must never be read back.
           journal.needsCut = ftruncate(journal.fd, off_t(journal.length)) != 0
+          journal.zeroed = journal.length
           throw error
         }
         journal.length += batch.records.bytes.count
@@ -145,14 +152,22 @@ extension JournalStorage {
           journal.dirty = true
           journal.appendedSinceLook = true
         }
-        return (nil, isDueForCompaction(journal))
+        let due = BatchEffects(
+          compaction: isDueForCompaction(journal), zeros: isDueForZeros(journal))
+        return (nil, due)
       } catch {
         let failure = PersistenceError.writeFailed(
           key: batch.changes.map(\.key).uniqued().joined(separator: ","),
           reason: String(describing: error))
-        return (failure, false)
+        return (failure, BatchEffects())
       }
     }
+  }
+
+  /// What a written batch leaves due, told from the same trip to the file's lock.
+  struct BatchEffects {
+    var compaction = false
+    var zeros = false
   }
 
   /// When the journal file was deleted (the state directory removed), writing on would store

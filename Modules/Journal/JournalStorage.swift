@@ -17,6 +17,9 @@ import Foundation
 /// only when the batch is written, so a bloc that changed many times costs one record. A
 /// server brackets the requests of each event-loop turn with ``beginBatch()`` and
 /// ``commitBatch()``: the turn's changes share one batch, written on the loop's own thread.
+/// With `.always` the records are written over zeros written and synced ahead of them, so that
+/// a batch's sync commits its bytes alone, not a new file size; a clean ``close()`` cuts the
+/// zeros off.
 ///
 /// When the journal grows past ``Limits``, the writer starts a new journal and a background
 /// queue writes every key's newest value to `snapshot.<generation>.bin` (temporary file,
@@ -186,6 +189,12 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     /// The file holds no whole header (no room to write one at start): written before the
     /// first batch.
     var needsHeader = false
+    /// The file holds zeros, written and synced ahead of the records, from `length` up to
+    /// here (``zeroAheadIfDue()``); at or below `length`: none.
+    var zeroed = 0
+    /// Zeros are not written ahead in this file (a nearly full file system, or writing them
+    /// failed): it is appended to instead.
+    var zeroingStopped = false
   }
 
   /// Opens (or creates, mode 0700) `directory` and loads what it holds.
@@ -221,6 +230,9 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       journal.fd = open(name, O_RDWR | O_CLOEXEC)
       guard journal.fd >= 0 else { throw JournalFiles.failure("cannot open", name) }
       journal.needsHeader = length < JournalFormat.headerSize
+      // What follows the records is zeros written ahead (recovery read them as the end).
+      var status = stat()
+      if !damaged, fstat(journal.fd, &status) == 0 { journal.zeroed = Int(status.st_size) }
     } else {
       do {
         journal.fd = try JournalFiles.createJournal(
@@ -323,6 +335,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       }
       syncNow()
       file.withLock { journal in
+        cutZeros(&journal)
         if journal.fd >= 0 { JournalFiles.closeFile(journal.fd) }
         journal.fd = -1
         journal.closed = true
