@@ -73,6 +73,8 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   let writer = DispatchQueue(label: "bloc.journal.writer")
   // Snapshots are written here, beside the writer.
   let compactor = DispatchQueue(label: "bloc.journal.compactor", qos: .utility)
+  // Signalled when the clients the writer waits for have committed (`Batch.awaited`).
+  let gathered = DispatchSemaphore(value: 0)
 
   struct Batch {
     /// The batch's records, one after another: staged blocs write their values straight in,
@@ -92,6 +94,9 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     var holds = 0
     /// The clients served in the turns committed into this batch (``commitBatch(connections:)``).
     var connections = 0
+    /// How many clients the writer waits for before it takes this batch (0: it does not wait);
+    /// the commit that brings `connections` there wakes it (``gathered``).
+    var awaited = 0
 
     var isEmpty: Bool { completions.isEmpty && staged.isEmpty }
 
@@ -145,11 +150,14 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     /// Keeps an emptied batch's lists for the next batch, if this one has none yet.
     mutating func recycle(_ written: Batch) {
       guard isEmpty, records.bytes.capacity == 0 else { return }
-      let (writing, holds, connections) = (self.writing, self.holds, self.connections)
+      let (writing, holds, connections, awaited) = (
+        self.writing, self.holds, self.connections, self.awaited
+      )
       self = written
       self.writing = writing
       self.holds = holds
       self.connections = connections
+      self.awaited = awaited
     }
 
     /// Empties the lists, keeping their storage (unless a huge batch grew them).
@@ -368,13 +376,19 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     let handOff = connections > 1 && syncPolicy == .always
     // Written here: taken in the same trip to the lock that ends the hold.
     var taken: Batch?
+    var wakes = false
     let start = queue.withLock { batch -> Bool in
       batch.holds -= 1
       batch.connections += connections
+      if batch.awaited > 0, batch.connections >= batch.awaited {
+        batch.awaited = 0
+        wakes = true
+      }
       guard !batch.isEmpty, batch.startsWriting() else { return false }
       if !handOff { taken = batch.take(recycling: nil) }
       return true
     }
+    if wakes { gathered.signal() }
     guard start else { return }
     if handOff {
       writer.async { self.writeBatches(gathering: true) }

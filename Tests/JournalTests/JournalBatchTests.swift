@@ -71,6 +71,29 @@ import Testing
     #expect(TallyBloc(storage: try JournalStorage(directory: directory)).state.count == 50)
   }
 
+  /// Under `.always` the writer waits, before its next sync, for as many clients as its last
+  /// one served: commits that bring them wake it, and when they do not come it gives up after
+  /// its short wait. Either way every change is stored and nothing waits for ever, whether the
+  /// next commits come while it waits or after.
+  @Test func theWriterWaitingForItsClientsIsWokenByTheirCommitsOrGoesOn() async throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage = try JournalStorage(directory: directory, sync: .always)
+    let bloc = TallyBloc(storage: storage)
+    var receipts: [EventReceipt] = []
+    for round in 0..<300 {
+      storage.beginBatch()
+      receipts.append(bloc.add(.increment))
+      storage.commitBatch(connections: 1 + round % 3)
+      if round % 7 == 0 { _ = await receipts[round].outcome }
+    }
+    for receipt in receipts { #expect(await receipt.outcome.isHandled) }
+    #expect(storage.batchesWritten <= 300)
+    await bloc.close()
+    storage.close()
+    #expect(TallyBloc(storage: try JournalStorage(directory: directory)).state.count == 300)
+  }
+
   @Test func aBlockingWriteInsideAnOpenBatchDoesNotWaitForItsCommit() throws {
     // The thread holding the batch open is the one that would commit it.
     let directory = temporaryDirectory()
