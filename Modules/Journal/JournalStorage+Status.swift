@@ -10,7 +10,8 @@ extension JournalStorage {
   public struct Status: Sendable, Equatable {
     /// The file being appended to, e.g. `journal.00000003.log`.
     public var journal: String
-    /// Its size in bytes (header included).
+    /// The bytes of its header and records (with `.always` the file is longer by the zeros
+    /// written ahead of the records).
     public var journalBytes: Int
     /// Records written to it (since the last snapshot).
     public var records: Int
