@@ -2,8 +2,27 @@
 /// key, oldest first (``JournalStorage/Limits/history``). Updated together after each batch,
 /// in one trip to their lock.
 struct KeptValues: Sendable {
-  var values: [String: [UInt8]]
-  var retained: [String: RetainedValues] = [:]
+  private(set) var values: [String: [UInt8]]
+  private(set) var retained: [String: RetainedValues]
+  /// Where the last key kept is in both dictionaries, while no key came or went since: a
+  /// daemon's batches mostly hold one bloc's key after another's, the same few keys, so a key
+  /// is hashed when it comes back after another, not for every batch.
+  private var last: LastKey?
+
+  private struct LastKey {
+    let key: String
+    let value: Dictionary<String, [UInt8]>.Index
+    let history: Dictionary<String, RetainedValues>.Index?
+  }
+
+  private typealias Slots = (
+    value: Dictionary<String, [UInt8]>.Index?, history: Dictionary<String, RetainedValues>.Index?
+  )
+
+  init(values: [String: [UInt8]], retained: [String: RetainedValues] = [:]) {
+    self.values = values
+    self.retained = retained
+  }
 
   /// Makes the values a batch just wrote (`changes`, their bytes in `bytes`) their keys'
   /// values, and the newest of their keys' history when `history` values are kept per key; a
@@ -11,51 +30,49 @@ struct KeptValues: Sendable {
   mutating func keep(
     _ changes: [(key: String, value: Range<Int>?)], _ bytes: [UInt8], history: Int
   ) {
-    // A bloc's changes come one after another: only the last of a run of one key stays.
-    for index in changes.indices
-    where index + 1 == changes.count || changes[index + 1].key != changes[index].key {
+    for index in changes.indices {
       let change = changes[index]
       guard let range = change.value else {
         values[change.key] = nil
-        continue
-      }
-      // Into the storage of the value it replaces, when no snapshot shares that one.
-      if let slot = values.index(forKey: change.key) {
-        values.values[slot].removeAll(keepingCapacity: true)
-        values.values[slot].append(contentsOf: bytes[range])
-      } else {
-        values[change.key] = Array(bytes[range])
-      }
-    }
-    if history > 0 { retain(changes, bytes, limit: history) }
-  }
-
-  private mutating func retain(
-    _ changes: [(key: String, value: Range<Int>?)], _ bytes: [UInt8], limit: Int
-  ) {
-    // Where the key of the change before is, while no key came or went: a bloc's changes come
-    // one after another, so its key is looked up once per batch.
-    var last: (key: String, index: Dictionary<String, RetainedValues>.Index)?
-    for change in changes {
-      guard let range = change.value else {
         retained[change.key] = nil
         last = nil
         continue
       }
-      let value = bytes[range]
-      // In place, and without `subscript(_:default:)`, whose default is a closure allocated on
-      // every call.
-      if let last, last.key == change.key {
-        retained.values[last.index].append(value)
-      } else if let index = retained.index(forKey: change.key) {
-        retained.values[index].append(value)
-        last = (change.key, index)
+      let found = slots(of: change.key, history: history)
+      // A bloc's changes come one after another: only the last of a run of one key is its
+      // value, each is in its history.
+      if index + 1 == changes.count || changes[index + 1].key != change.key {
+        if let slot = found.value {
+          // Into the storage of the value it replaces, when no snapshot shares that one.
+          values.values[slot].replaceSubrange(
+            values.values[slot].startIndex..., with: bytes[range])
+        } else {
+          values[change.key] = Array(bytes[range])
+          last = nil
+        }
+      }
+      guard history > 0 else { continue }
+      if let slot = found.history {
+        retained.values[slot].append(bytes[range])
       } else {
-        var history = RetainedValues(limit: limit)
-        history.append(value)
-        retained[change.key] = history
+        var values = RetainedValues(limit: history)
+        values.append(bytes[range])
+        retained[change.key] = values
         last = nil
       }
     }
+  }
+
+  /// Where `key` is in both dictionaries (nil where it is not), remembered for the next call.
+  private mutating func slots(of key: String, history: Int) -> Slots {
+    if let last, last.key == key { return (last.value, last.history) }
+    let value = values.index(forKey: key)
+    let kept = history > 0 ? retained.index(forKey: key) : nil
+    if let value, history == 0 || kept != nil {
+      last = LastKey(key: key, value: value, history: kept)
+    } else {
+      last = nil
+    }
+    return (value, kept)
   }
 }
