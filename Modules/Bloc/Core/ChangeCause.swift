@@ -38,16 +38,49 @@ public enum ChangeCause: Sendable {
 }
 
 /// What is stored with a state besides the state itself: its sequence number, and, when a
-/// journal keeps every change, why and when it changed.
+/// journal keeps every change, why and when it changed. The cause is kept taken apart (its
+/// name, `goto`'s target, the event): the record's writer reads plain fields, not the enum,
+/// whose every read copies the event through the enum's value witnesses.
 struct StoredChange: Sendable {
-  let sequence: UInt64
-  var cause: ChangeCause?
-  /// Milliseconds since 1970 (UTC) when the change was made.
-  var time: Int64?
+  /// Which cause, as written (`StoredRecord`'s openings, in ``ChangeCause``'s order).
+  enum Kind: UInt8 { case none, event, emit, undo, redo, goto, restore, migration }
 
-  init(sequence: UInt64, cause: ChangeCause? = nil, time: Int64? = nil) {
+  let sequence: UInt64
+  let kind: Kind
+  /// `goto`'s target (0 for any other cause).
+  let target: UInt64
+  /// `event`'s event (`()` for any other cause).
+  let event: any Sendable
+  /// Milliseconds since 1970 (UTC) when the change was made.
+  let time: Int64?
+
+  init(sequence: UInt64) {
     self.sequence = sequence
-    self.cause = cause
+    kind = .none
+    target = 0
+    event = ()
+    time = nil
+  }
+
+  init(sequence: UInt64, cause: ChangeCause, time: Int64?) {
+    self.sequence = sequence
     self.time = time
+    var target: UInt64 = 0
+    var event: any Sendable = ()
+    switch cause {
+    case .event(let value):
+      kind = .event
+      event = value
+    case .emit: kind = .emit
+    case .undo: kind = .undo
+    case .redo: kind = .redo
+    case .goto(let sequence):
+      kind = .goto
+      target = sequence
+    case .restore: kind = .restore
+    case .migration: kind = .migration
+    }
+    self.target = target
+    self.event = event
   }
 }

@@ -57,7 +57,10 @@ enum StoredRecord {
   static func version(_ schemaVersion: Int) -> [UInt8] {
     var bytes: [UInt8] = []
     append(#","schemaVersion":"#, to: &bytes)
-    digits(Int64(schemaVersion), into: &bytes)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+      let count = digits(Int64(schemaVersion), at: buffer.baseAddress!)
+      bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: count))
+    }
     append(#","seq":"#, to: &bytes)
     return bytes
   }
@@ -65,40 +68,38 @@ enum StoredRecord {
   /// Appends the stored text of `change` to `bytes` (`version`: its schema version's part,
   /// ``version(_:)``), its state written by `state` and its event by `events` when it can;
   /// returns where the state's own JSON lies in `bytes`. Appending to the caller's buffer lets
-  /// one buffer serve every change of a write.
+  /// one buffer serve every change of a write. The record's own parts go in three appends
+  /// (the cause's opening, the version and sequence number up to the state, what follows the
+  /// state), numbers written in place: each `Array.append(contentsOf:)` costs about as much
+  /// as writing a dozen digits.
   static func write(
     version: [UInt8], change: StoredChange, events: EventWriter?, into bytes: inout [UInt8],
     state: (inout [UInt8]) throws -> Void
   ) throws -> Range<Int> {
-    if let cause = change.cause {
-      append(opening(cause), to: &bytes)
-      if case .event(let event) = cause { writeEvent(event, events, into: &bytes) }
-      bytes.append(contentsOf: version)
-    } else {
-      bytes.append(0x7B)
-      bytes.append(contentsOf: version[1...])  // no comma after the brace
+    switch change.kind {
+    case .none: break
+    case .event:
+      append(#"{"cause":"event","event":"#, to: &bytes)
+      writeEvent(change.event, events, into: &bytes)
+    case let kind: append(opening(kind), to: &bytes)
     }
-    digits(change.sequence, into: &bytes)
-    append(#","state":"#, to: &bytes)
+    head(version, change.sequence, braced: change.kind == .none, into: &bytes)
     let start = bytes.count
     try state(&bytes)
     let end = bytes.count
-    if case .goto(let target) = change.cause {
-      append(#","target":"#, to: &bytes)
-      digits(target, into: &bytes)
+    if change.kind != .goto, change.time == nil {
+      bytes.append(0x7D)
+    } else {
+      tail(change, into: &bytes)
     }
-    if let time = change.time {
-      append(#","time":"#, to: &bytes)
-      digits(time, into: &bytes)
-    }
-    bytes.append(0x7D)
     return start..<end
   }
 
-  /// The start of a record made for `cause`: `{"cause":"` and ``ChangeCause/name``.
-  private static func opening(_ cause: ChangeCause) -> StaticString {
-    switch cause {
-    case .event: #"{"cause":"event""#
+  /// The start of a record made for a cause of `kind` other than `event` (whose opening runs
+  /// on into its event): `{"cause":"` and ``ChangeCause/name``.
+  private static func opening(_ kind: StoredChange.Kind) -> StaticString {
+    switch kind {
+    case .none, .event: #"{"cause":"event""#
     case .emit: #"{"cause":"emit""#
     case .undo: #"{"cause":"undo""#
     case .redo: #"{"cause":"redo""#
@@ -108,6 +109,55 @@ enum StoredRecord {
     }
   }
 
+  /// Appends `{` (`braced`: a record without a cause) or nothing, the version's part (without
+  /// its leading comma after a brace), `sequence` and `,"state":`, in one append.
+  private static func head(
+    _ version: [UInt8], _ sequence: UInt64, braced: Bool, into bytes: inout [UInt8]
+  ) {
+    // The version's part is at most 44 bytes (a 20-character number), the sequence 20.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { buffer in
+      let base = buffer.baseAddress!
+      var count = 0
+      version.withUnsafeBufferPointer { version in
+        if braced {
+          base[0] = 0x7B
+          (base + 1).update(from: version.baseAddress! + 1, count: version.count - 1)
+        } else {
+          base.update(from: version.baseAddress!, count: version.count)
+        }
+      }
+      count = version.count
+      count += digits(sequence, at: base + count)
+      count += copy(#","state":"#, to: base + count)
+      bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    }
+  }
+
+  /// Appends what follows the state: `,"target":N` (a `goto`), `,"time":N` and `}`, in one
+  /// append.
+  private static func tail(_ change: StoredChange, into bytes: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+      let base = buffer.baseAddress!
+      var count = 0
+      if change.kind == .goto {
+        count += copy(#","target":"#, to: base + count)
+        count += digits(change.target, at: base + count)
+      }
+      if let time = change.time {
+        count += copy(#","time":"#, to: base + count)
+        count += digits(time, at: base + count)
+      }
+      base[count] = 0x7D
+      bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count + 1))
+    }
+  }
+
+  /// Writes a literal's bytes at `target`; returns their count.
+  private static func copy(_ text: StaticString, to target: UnsafeMutablePointer<UInt8>) -> Int {
+    target.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+    return text.utf8CodeUnitCount
+  }
+
   /// Appends a literal's bytes as they are (no `String` in between, whose UTF-8 view is copied
   /// out of the string first).
   private static func append(_ text: StaticString, to bytes: inout [UInt8]) {
@@ -115,13 +165,12 @@ enum StoredRecord {
       contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
-  /// `,"event":…` when the event can be written; nothing otherwise (the change is stored all
-  /// the same, without its event).
+  /// The event after `,"event":` (just appended) when it can be written; otherwise that
+  /// member goes again (the change is stored all the same, without its event).
   private static func writeEvent(
     _ event: any Sendable, _ events: EventWriter?, into bytes: inout [UInt8]
   ) {
-    let start = bytes.count
-    append(#","event":"#, to: &bytes)
+    let start = bytes.count - 9  // `,"event":`, written by the opening
     do {
       if let events, try events.write(event, &bytes) {
         // Written by the bloc's own event type.
@@ -167,22 +216,49 @@ enum StoredRecord {
     return encoder
   }
 
-  /// The decimal digits of `value`, written in place (no intermediate string).
-  private static func digits(_ value: Int64, into bytes: inout [UInt8]) {
-    if value < 0 { bytes.append(0x2D) }
-    digits(value.magnitude, into: &bytes)
+  /// The decimal digits of `value` written at `target` (at most 20 bytes); returns their
+  /// count.
+  private static func digits(_ value: Int64, at target: UnsafeMutablePointer<UInt8>) -> Int {
+    guard value < 0 else { return digits(value.magnitude, at: target) }
+    target[0] = 0x2D
+    return 1 + digits(value.magnitude, at: target + 1)
   }
 
-  private static func digits(_ value: UInt64, into bytes: inout [UInt8]) {
-    var magnitude = value
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-      var start = 20
-      repeat {
-        start -= 1
-        buffer[start] = 0x30 + UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<20]))
+  /// Two digits a step, from the last: a division by 100 (a multiplication, compiled) and two
+  /// bytes of a table per step.
+  private static func digits(_ value: UInt64, at target: UnsafeMutablePointer<UInt8>) -> Int {
+    var count = 1
+    var rest = value
+    while rest >= 100 {
+      rest /= 100
+      count += 2
     }
+    if rest >= 10 { count += 1 }
+    let pairs = Self.pairs.utf8Start
+    var end = count
+    rest = value
+    while rest >= 100 {
+      let pair = Int(rest % 100) &* 2
+      rest /= 100
+      end &-= 2
+      target[end] = pairs[pair]
+      target[end &+ 1] = pairs[pair &+ 1]
+    }
+    if rest >= 10 {
+      target[0] = pairs[Int(rest) &* 2]
+      target[1] = pairs[Int(rest) &* 2 &+ 1]
+    } else {
+      target[0] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
+    }
+    return count
+  }
+
+  /// The two digits of 00 to 99, in order (a literal: no lazily made global to check first).
+  private static var pairs: StaticString {
+    """
+    00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899
+    """
   }
 }
