@@ -63,13 +63,13 @@ extension JournalStorage {
         ?? queue.withLock { batch -> Batch? in
           guard !batch.isEmpty else {
             batch.writing = false
-            if let written { batch.recycle(written) }
+            batch.recycle(&written)
             return nil
           }
-          return batch.take(recycling: written)
+          return batch.take(recycling: &written)
         }
       written = nil
-      guard var batch = taken else { return }
+      guard var batch = consume taken else { return }
       for source in batch.staged {
         let key = source.key
         do {
@@ -95,7 +95,7 @@ extension JournalStorage {
       // After the batch's completions: its replies are not held up by the zeros.
       if due.zeros { zeroAheadIfDue() }
       batch.empty()
-      written = batch
+      written = consume batch
     }
   }
 
