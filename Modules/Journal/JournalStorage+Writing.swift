@@ -73,7 +73,10 @@ extension JournalStorage {
       for source in batch.staged {
         let key = source.key
         do {
-          try Self.validate(key)
+          if !batch.validKeys.contains(key) {
+            try Self.validate(key)
+            if batch.validKeys.count < Batch.validKeysKept { batch.validKeys.append(key) }
+          }
         } catch {
           var discarded = StagedValues()
           if source.takeForWrite(into: &discarded) { source.writeEnded(error) }

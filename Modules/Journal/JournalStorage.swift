@@ -97,6 +97,11 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     /// How many clients the writer waits for before it takes this batch (0: it does not wait);
     /// the commit that brings `connections` there wakes it (``gathered``).
     var awaited = 0
+    /// Keys of staged blocs found valid (``JournalStorage/validate(_:)``) by a writer of this
+    /// batch: a bloc's key never changes, so it is checked when it first comes, not per batch.
+    /// Kept when the batch is emptied; at most ``validKeysKept``.
+    var validKeys: [String] = []
+    static let validKeysKept = 16
 
     var isEmpty: Bool { completions.isEmpty && staged.isEmpty }
 
