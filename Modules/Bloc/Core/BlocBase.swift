@@ -18,9 +18,23 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     @usableFromInline var waiters: [Waiter] = []
     @usableFromInline var history: History<State>?
     @usableFromInline var taps: [TapEntry] = []
-    @usableFromInline var listeners: [Listener<State>] = []
+    @usableFromInline var listeners: [Listener<State>] = [] {
+      didSet { hasListeners = !listeners.isEmpty }
+    }
+    /// `!listeners.isEmpty`, readable from unspecialised code without the array's metadata.
+    var hasListeners = false
+    /// The newest stored state's number, for a persisted bloc; nil without persistence.
+    @usableFromInline var storedSequence: UInt64?
     /// The newest stored state, for a persisted bloc: what listeners see (BlocBase+Persistence).
-    @usableFromInline var stored: StateUpdate<State>?
+    /// Without persistence the initial state, never read. Kept apart from its number, not as a
+    /// `StateUpdate<State>?`: the writer publishes a stored state from unspecialised code,
+    /// where each of those generic types costs a runtime metadata lookup per change.
+    @usableFromInline var storedState: State
+    /// The newest stored state with its number, for a persisted bloc.
+    @inlinable var stored: StateUpdate<State>? {
+      guard let storedSequence else { return nil }
+      return StateUpdate(sequence: storedSequence, state: storedState)
+    }
     /// The sequence number under which the stored state is the current one too, with nothing
     /// on its way to storage, although `stored` has an older number: set by a rollback
     /// (BlocBase+Persistence), outdated by the next change.
@@ -28,6 +42,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
 
     init(state: State, history: History<State>?) {
       self.state = state
+      self.storedState = state
       self.history = history
     }
   }
@@ -86,7 +101,8 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       isPersisted = true
       keepsEveryChange = persister.keepsEveryChange
       core.withLock { core in
-        core.stored = StateUpdate(sequence: stored, state: state)
+        core.storedSequence = stored
+        core.storedState = state
         // A state upgraded from an older schema version is a change of its own, stored now.
         if migrated { core.sequence = stored &+ 1 }
       }
