@@ -6,23 +6,28 @@
 public struct BlocHooks: OptionSet, Sendable, Hashable {
   public let rawValue: UInt8
 
-  public init(rawValue: UInt8) { self.rawValue = rawValue }
+  @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  // Computed and inlinable, not `static let`: another module reads a `static let` through an
+  // accessor call, and the inline event path tests several hooks per event.
 
   /// ``BlocObserver/onCreate(_:)``.
-  public static let create = BlocHooks(rawValue: 1 << 0)
+  @inlinable public static var create: BlocHooks { BlocHooks(rawValue: 1 << 0) }
   /// ``BlocObserver/onEvent(_:event:)``.
-  public static let event = BlocHooks(rawValue: 1 << 1)
+  @inlinable public static var event: BlocHooks { BlocHooks(rawValue: 1 << 1) }
   /// ``BlocObserver/onChange(_:change:)``.
-  public static let change = BlocHooks(rawValue: 1 << 2)
+  @inlinable public static var change: BlocHooks { BlocHooks(rawValue: 1 << 2) }
   /// ``BlocObserver/onTransition(_:transition:)``.
-  public static let transition = BlocHooks(rawValue: 1 << 3)
+  @inlinable public static var transition: BlocHooks { BlocHooks(rawValue: 1 << 3) }
   /// ``BlocObserver/onError(_:error:)``.
-  public static let error = BlocHooks(rawValue: 1 << 4)
+  @inlinable public static var error: BlocHooks { BlocHooks(rawValue: 1 << 4) }
   /// ``BlocObserver/onDone(_:event:outcome:)``.
-  public static let done = BlocHooks(rawValue: 1 << 5)
+  @inlinable public static var done: BlocHooks { BlocHooks(rawValue: 1 << 5) }
   /// ``BlocObserver/onClose(_:)``.
-  public static let close = BlocHooks(rawValue: 1 << 6)
+  @inlinable public static var close: BlocHooks { BlocHooks(rawValue: 1 << 6) }
 
   /// Every method.
-  public static let all: BlocHooks = [.create, .event, .change, .transition, .error, .done, .close]
+  @inlinable public static var all: BlocHooks {
+    [.create, .event, .change, .transition, .error, .done, .close]
+  }
 }
