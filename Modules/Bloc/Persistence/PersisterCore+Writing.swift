@@ -28,7 +28,7 @@ extension PersisterCore {
       }
       taken.sequence = progress.pending
       taken.owner = progress.owner
-      taken.hooks = progress.hooks
+      if taken.hooks.generation != progress.hooks.generation { taken.hooks = progress.hooks }
       progress.pending = 0
       // One change (the usual write's) goes by removeLast: removeAll(keepingCapacity:) takes
       // Array's general replaceSubrange, about 150 instructions even for one element.
