@@ -58,8 +58,9 @@ enum StoredRecord {
     var bytes: [UInt8] = []
     append(#","schemaVersion":"#, to: &bytes)
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-      let count = digits(Int64(schemaVersion), at: buffer.baseAddress!)
-      bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: count))
+      let end = buffer.baseAddress! + 20
+      let start = digits(Int64(schemaVersion), before: end)
+      bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
     }
     append(#","seq":"#, to: &bytes)
     return bytes
@@ -110,52 +111,54 @@ enum StoredRecord {
   }
 
   /// Appends `{` (`braced`: a record without a cause) or nothing, the version's part (without
-  /// its leading comma after a brace), `sequence` and `,"state":`, in one append.
+  /// its leading comma after a brace), `sequence` and `,"state":`, in one append. Written from
+  /// the end backwards, as numbers' digits come: no pass to count them first.
   private static func head(
     _ version: [UInt8], _ sequence: UInt64, braced: Bool, into bytes: inout [UInt8]
   ) {
     // The version's part is at most 44 bytes (a 20-character number), the sequence 20.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96) { buffer in
-      let base = buffer.baseAddress!
-      var count = 0
+      let end = buffer.baseAddress! + 96
+      var start = digits(sequence, before: copy(#","state":"#, before: end))
       version.withUnsafeBufferPointer { version in
         if braced {
-          base[0] = 0x7B
-          (base + 1).update(from: version.baseAddress! + 1, count: version.count - 1)
+          start -= version.count - 1
+          start.update(from: version.baseAddress! + 1, count: version.count - 1)
+          start -= 1
+          start[0] = 0x7B
         } else {
-          base.update(from: version.baseAddress!, count: version.count)
+          start -= version.count
+          start.update(from: version.baseAddress!, count: version.count)
         }
       }
-      count = version.count
-      count += digits(sequence, at: base + count)
-      count += copy(#","state":"#, to: base + count)
-      bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+      bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
     }
   }
 
   /// Appends what follows the state: `,"target":N` (a `goto`), `,"time":N` and `}`, in one
-  /// append.
+  /// append, written from the end backwards.
   private static func tail(_ change: StoredChange, into bytes: inout [UInt8]) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
-      let base = buffer.baseAddress!
-      var count = 0
-      if change.kind == .goto {
-        count += copy(#","target":"#, to: base + count)
-        count += digits(change.target, at: base + count)
-      }
+      let end = buffer.baseAddress! + 64
+      var start = end - 1
+      start[0] = 0x7D
       if let time = change.time {
-        count += copy(#","time":"#, to: base + count)
-        count += digits(time, at: base + count)
+        start = copy(#","time":"#, before: digits(time, before: start))
       }
-      base[count] = 0x7D
-      bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count + 1))
+      if change.kind == .goto {
+        start = copy(#","target":"#, before: digits(change.target, before: start))
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
     }
   }
 
-  /// Writes a literal's bytes at `target`; returns their count.
-  private static func copy(_ text: StaticString, to target: UnsafeMutablePointer<UInt8>) -> Int {
-    target.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-    return text.utf8CodeUnitCount
+  /// Writes a literal's bytes ending just before `end`; returns where they start.
+  private static func copy(
+    _ text: StaticString, before end: UnsafeMutablePointer<UInt8>
+  ) -> UnsafeMutablePointer<UInt8> {
+    let start = end - text.utf8CodeUnitCount
+    start.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+    return start
   }
 
   /// Appends a literal's bytes as they are (no `String` in between, whose UTF-8 view is copied
@@ -216,41 +219,44 @@ enum StoredRecord {
     return encoder
   }
 
-  /// The decimal digits of `value` written at `target` (at most 20 bytes); returns their
-  /// count.
-  private static func digits(_ value: Int64, at target: UnsafeMutablePointer<UInt8>) -> Int {
-    guard value < 0 else { return digits(value.magnitude, at: target) }
-    target[0] = 0x2D
-    return 1 + digits(value.magnitude, at: target + 1)
+  /// Writes the decimal digits of `value` ending just before `end` (at most 20 bytes); returns
+  /// where they start.
+  private static func digits(
+    _ value: Int64, before end: UnsafeMutablePointer<UInt8>
+  ) -> UnsafeMutablePointer<UInt8> {
+    var start = digits(value.magnitude, before: end)
+    if value < 0 {
+      start -= 1
+      start[0] = 0x2D
+    }
+    return start
   }
 
   /// Two digits a step, from the last: a division by 100 (a multiplication, compiled) and two
   /// bytes of a table per step.
-  private static func digits(_ value: UInt64, at target: UnsafeMutablePointer<UInt8>) -> Int {
-    var count = 1
+  private static func digits(
+    _ value: UInt64, before end: UnsafeMutablePointer<UInt8>
+  ) -> UnsafeMutablePointer<UInt8> {
+    let pairs = Self.pairs.utf8Start
+    var start = end
     var rest = value
     while rest >= 100 {
+      let pair = Int(truncatingIfNeeded: rest % 100) &* 2
       rest /= 100
-      count += 2
-    }
-    if rest >= 10 { count += 1 }
-    let pairs = Self.pairs.utf8Start
-    var end = count
-    rest = value
-    while rest >= 100 {
-      let pair = Int(rest % 100) &* 2
-      rest /= 100
-      end &-= 2
-      target[end] = pairs[pair]
-      target[end &+ 1] = pairs[pair &+ 1]
+      start -= 2
+      start[0] = pairs[pair]
+      start[1] = pairs[pair &+ 1]
     }
     if rest >= 10 {
-      target[0] = pairs[Int(rest) &* 2]
-      target[1] = pairs[Int(rest) &* 2 &+ 1]
+      let pair = Int(truncatingIfNeeded: rest) &* 2
+      start -= 2
+      start[0] = pairs[pair]
+      start[1] = pairs[pair &+ 1]
     } else {
-      target[0] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
+      start -= 1
+      start[0] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
     }
-    return count
+    return start
   }
 
   /// The two digits of 00 to 99, in order (a literal: no lazily made global to check first).
