@@ -1,0 +1,109 @@
+import BlocCore
+
+/// The work gathered for the journal's next write: records, their completions and the staged
+/// blocs whose states go into it, moved between the queue's lock and the writer.
+extension JournalStorage {
+  struct Batch {
+    /// The batch's records, one after another: staged blocs write their values straight in,
+    /// after the header ``JournalFormat`` completes once each value is there.
+    var records = StagedValues()
+    /// Each record's key, and its value's place in `records.bytes` (nil: the key removed).
+    var changes: [(key: String, value: Range<Int>?)] = []
+    var completions: [@Sendable ((any Error)?) -> Void] = []
+    /// Blocs whose newest state goes into this batch, taken when it is written.
+    var staged: [any StagedState] = []
+    /// Those whose states were taken into it: each told of the batch's end after the
+    /// `completions`. (Kept in the struct: a closure appended to `completions` alone would be
+    /// wrapped in an allocated thunk.)
+    var taken: [any StagedState] = []
+    var writing = false
+    /// Open ``beginBatch()``s: while there are any, new writes wait for ``commitBatch()``.
+    var holds = 0
+    /// The clients served in the turns committed into this batch (``commitBatch(connections:)``).
+    var connections = 0
+    /// How many clients the writer waits for before it takes this batch (0: it does not wait);
+    /// the commit that brings `connections` there wakes it (``gathered``).
+    var awaited = 0
+    /// Keys of staged blocs found valid (``JournalStorage/validate(_:)``) by a writer of this
+    /// batch: a bloc's key never changes, so it is checked when it first comes, not per batch.
+    /// Kept when the batch is emptied; at most ``validKeysKept``.
+    var validKeys: [String] = []
+    static let validKeysKept = 16
+
+    var isEmpty: Bool { completions.isEmpty && staged.isEmpty }
+
+    /// Adds the record of a change: `value` stored under `key`, or `key` removed when nil.
+    mutating func add(_ key: String, _ value: [UInt8]?) {
+      JournalFormat.header(value == nil ? .remove : .put, key: key, into: &records.prefix)
+      let first = records.values.count
+      let start = records.beginValue()
+      if let value { records.bytes.append(contentsOf: value) }
+      records.endValue(from: start)
+      seal(from: first, key: key, removal: value == nil)
+    }
+
+    /// Takes `source`'s states into the batch, as records under its `key`; false when it had
+    /// none any more.
+    mutating func take(_ source: any StagedState, key: String) -> Bool {
+      JournalFormat.header(.put, key: key, into: &records.prefix)
+      let first = records.values.count
+      guard source.takeForWrite(into: &records) else { return false }
+      seal(from: first, key: key)
+      taken.append(source)
+      return true
+    }
+
+    /// Completes the records of the values from `first` on, and notes their changes.
+    private mutating func seal(from first: Int, key: String, removal: Bool = false) {
+      for index in first..<records.values.count {
+        let value = records.values[index]
+        JournalFormat.seal(value: value, headerSize: records.prefix.count, in: &records.bytes)
+        changes.append((key, removal ? nil : value))
+      }
+    }
+
+    /// Whether writing should start now for work just added (and marks it started).
+    mutating func startsWriting(evenIfHeld: Bool = false) -> Bool {
+      guard !writing, holds == 0 || evenIfHeld else { return false }
+      writing = true
+      return true
+    }
+
+    /// The work gathered so far, to be written; this batch starts empty, in the lists of
+    /// `written` (a batch written and emptied, moved out of it) when there is one.
+    mutating func take(recycling written: inout Batch?) -> Batch {
+      var next = written.take() ?? Batch()
+      next.writing = true
+      next.holds = holds
+      swap(&self, &next)
+      return next
+    }
+
+    /// Keeps an emptied batch's lists for the next batch (moved out of `written`), if this one
+    /// has none yet.
+    mutating func recycle(_ written: inout Batch?) {
+      guard isEmpty, records.bytes.capacity == 0, let written = written.take() else { return }
+      let (writing, holds, connections, awaited) = (
+        self.writing, self.holds, self.connections, self.awaited
+      )
+      self = written
+      self.writing = writing
+      self.holds = holds
+      self.connections = connections
+      self.awaited = awaited
+    }
+
+    /// Empties the lists, keeping their storage (unless a huge batch grew them).
+    mutating func empty() {
+      let keep = records.bytes.capacity <= 1 << 20
+      records.removeAll()
+      // Only lists that hold something: emptying an empty one still takes Array's general
+      // replaceSubrange (about 50 instructions).
+      if !changes.isEmpty { changes.removeAll(keepingCapacity: keep) }
+      if !completions.isEmpty { completions.removeAll(keepingCapacity: keep) }
+      if !staged.isEmpty { staged.removeAll(keepingCapacity: keep) }
+      if !taken.isEmpty { taken.removeAll(keepingCapacity: keep) }
+      connections = 0
+    }
+  }
+}
