@@ -175,6 +175,11 @@ public final class JournalStorage: BlocStorage, WriteBatching {
 
   public var writesAsynchronously: Bool { true }
 
+  /// Throws `PersistenceError.invalidKey` unless `key` is 1 to 255 bytes of ASCII letters,
+  /// digits, `.`, `-` and `_`, not starting with `.` (a value kept aside becomes the file
+  /// `<key>.unreadable-N.json`).
+  public func checkKey(_ key: String) throws { try Self.validate(key) }
+
   public func read(_ key: String) throws -> Data? {
     try Self.validate(key)
     return kept.withLock { $0.values[key] }.map { Data($0) }
@@ -302,10 +307,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     }
   }
 
-  static func validate(_ key: String) throws {
-    try FileStorage.validate(key)
-    guard key.utf8.count <= 255 else { throw PersistenceError.invalidKey(key) }
-  }
+  static func validate(_ key: String) throws { try FileStorage.validate(key, maxBytes: 255) }
 }
 
 extension JournalStorage: StateSink {}

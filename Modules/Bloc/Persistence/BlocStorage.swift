@@ -11,6 +11,14 @@ public protocol BlocStorage: Sendable {
   /// Moves the value out of the way without destroying it; returns where it went.
   func keepAside(_ key: String) throws -> String
 
+  /// Throws ``PersistenceError/invalidKey(_:)`` when this storage cannot keep a value under
+  /// `key`; its other methods refuse the same keys with the same error. A persisted bloc asks
+  /// at creation: under a refused key it reports the error (``BlocBase/restoreIssue``,
+  /// ``BlocBase/onError(_:)``), reads nothing, and every change it makes fails with the error
+  /// and is undone. Ask it yourself to check a key made at run time before you use it. The
+  /// default accepts every key.
+  func checkKey(_ key: String) throws
+
   /// Whether ``write(_:_:completion:)`` returns at once and completes later (a journal that
   /// batches writes). When false (the default) a persisted bloc calls the blocking
   /// ``write(_:_:)`` on a queue of its own.
@@ -29,6 +37,8 @@ public protocol BlocStorage: Sendable {
 
 extension BlocStorage {
   public var writesAsynchronously: Bool { false }
+
+  public func checkKey(_ key: String) throws {}
 
   public func removeAll() throws {
     throw PersistenceError.writeFailed(

@@ -119,11 +119,23 @@ public struct FileStorage: BlocStorage {
     .writeFailed(key: key, reason: "\(what): \(String(cString: strerror(errno)))")
   }
 
-  package static func validate(_ key: String) throws {
+  /// Throws ``PersistenceError/invalidKey(_:)`` unless `key` is 1 to 245 bytes of ASCII
+  /// letters, digits, `.`, `-` and `_`, not starting with `.`: a key names the file
+  /// `<key>.json` (and, while it is written, `.<key>.json.tmp`, which a file name's 255 bytes
+  /// must hold), so it may hold no `/` and cannot hide among the temporary files.
+  public func checkKey(_ key: String) throws { try Self.validate(key) }
+
+  package static func validate(_ key: String) throws { try validate(key, maxBytes: 245) }
+
+  /// ``checkKey(_:)``'s rule with a length of the caller's (`JournalStorage`'s keys are no
+  /// file names: up to 255 bytes).
+  package static func validate(_ key: String, maxBytes: Int) throws {
     let allowed = key.utf8.allSatisfy { byte in
       (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
         || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2E || byte == 0x2D || byte == 0x5F
     }
-    guard allowed, !key.isEmpty, !key.hasPrefix(".") else { throw PersistenceError.invalidKey(key) }
+    guard allowed, !key.isEmpty, !key.hasPrefix("."), key.utf8.count <= maxBytes else {
+      throw PersistenceError.invalidKey(key)
+    }
   }
 }

@@ -76,7 +76,9 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
     case .writeFailed(let key, let reason):
       return "cannot save state '\(key)': \(reason)"
     case .invalidKey(let key):
-      return "invalid storage key '\(key)': use letters, digits, '.', '-' and '_'"
+      return
+        "invalid storage key '\(key)': use 1 to 245 bytes (255 in a JournalStorage) of ASCII "
+        + "letters, digits, '.', '-' and '_', not starting with '.'"
     }
   }
 }
@@ -117,11 +119,21 @@ public struct Persistence<State: Sendable>: Sendable {
 
   /// Reads the stored state applying ``unreadable`` on failure; when nothing (readable) is
   /// stored and ``storesInitialState`` is set, stores `initial`.
+  ///
+  /// A key the storage refuses (``BlocStorage/checkKey(_:)``) is the issue, and nothing is
+  /// read or stored; the bloc keeps persisting, so that each change it makes fails with the
+  /// same refusal (the storage's writes refuse the key) and is undone: running on without
+  /// persistence would show changes that are never stored, and read as a store that forgot.
   func restore(
     initial: State
   ) -> (
     state: Restored<State>?, issue: PersistenceError?, keepPersisting: Bool
   ) {
+    do {
+      try storage.checkKey(key)
+    } catch {
+      return (nil, error as? PersistenceError ?? .invalidKey(key), true)
+    }
     let restored = read()
     guard restored.state == nil, restored.keepPersisting, storesInitialState else {
       return restored
@@ -161,7 +173,10 @@ public struct Persistence<State: Sendable>: Sendable {
 extension Persistence where State: PersistableState {
   /// - Parameters:
   ///   - storage: where the state lives (``FileStorage``, `BlocJournal`'s `JournalStorage`, …).
-  ///   - key: the state's name in `storage`; letters, digits, `.`, `-` and `_`.
+  ///   - key: the state's name in `storage`, one it accepts (``BlocStorage/checkKey(_:)``):
+  ///     in ``FileStorage`` and `JournalStorage`, ASCII letters, digits, `.`, `-` and `_`, not
+  ///     starting with `.`. Under a key the storage refuses, the bloc reports
+  ///     ``PersistenceError/invalidKey(_:)`` at creation and every change it makes fails.
   ///   - unreadable: what to do with a stored value that cannot be read.
   ///   - storeInitialState: store the initial state at creation when nothing is stored yet, so
   ///     a computed one survives restarts:
