@@ -83,42 +83,8 @@ extension RequestDispatcher {
     }
     var lines = consume buffer
     lines.removeAll(keepingCapacity: true)
-    if OutcomeLine.append(id: id, outcome, snapshot, to: &lines) { return lines }
-    var reply: ReplyWriter
-    if case .failed = outcome {
-      reply = ReplyWriter(
-        id: id, ok: false, capacity: snapshot.json.count + 128, reusing: consume lines)
-    } else {
-      reply = ReplyWriter(
-        id: id, ok: true, capacity: snapshot.json.count + 64, reusing: consume lines)
-    }
-    return finishOutcomeReply(&reply, outcome, snapshot)
-  }
-
-  /// The reply to a `send` showing `snapshot` (the feature's stored state), written after the
-  /// lines already in `buffer`: the replies of one connection's turn share one buffer.
-  static func outcomeReply(
-    id: RequestID?, _ outcome: EventOutcome, _ snapshot: StateSnapshot,
-    appendingTo buffer: consuming [UInt8]
-  ) -> [UInt8] {
-    var lines = consume buffer
-    if OutcomeLine.append(id: id, outcome, snapshot, to: &lines) { return lines }
-    var isFailure = false
-    if case .failed = outcome { isFailure = true }
-    var reply = ReplyWriter(id: id, ok: !isFailure, appendingTo: consume lines)
-    return finishOutcomeReply(&reply, outcome, snapshot)
-  }
-
-  private static func finishOutcomeReply(
-    _ reply: inout ReplyWriter, _ outcome: EventOutcome, _ snapshot: StateSnapshot
-  ) -> [UInt8] {
-    if case .failed(let error) = outcome {
-      // A change that could not be stored is the daemon's failure, not the event's.
-      let code: ErrorCode = error is PersistenceError ? .storageFailed : .eventFailed
-      reply.error(WireError(code, String(describing: error)))
-    }
-    reply.outcome(outcome, snapshot)
-    return reply.finish()
+    ReplyWriter.appendOutcome(id: id, outcome, snapshot, to: &lines)
+    return lines
   }
 
   static func encodingFailure(id: RequestID?, _ feature: Feature, _ error: any Error) -> [UInt8] {

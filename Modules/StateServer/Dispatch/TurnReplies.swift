@@ -37,11 +37,7 @@ final class TurnReplies {
     ) {
       do {
         let snapshot = try stored.snapshot(of: feature, including: changed)
-        if OutcomeLine.append(id: id, final, snapshot, to: &buffer) { return }
-        var lines: [UInt8] = []
-        swap(&lines, &buffer)
-        buffer = RequestDispatcher.outcomeReply(
-          id: id, final, snapshot, appendingTo: consume lines)
+        ReplyWriter.appendOutcome(id: id, final, snapshot, to: &buffer)
       } catch {
         buffer.append(contentsOf: RequestDispatcher.encodingFailure(id: id, feature, error))
       }

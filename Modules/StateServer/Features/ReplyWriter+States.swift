@@ -6,32 +6,37 @@ import Wire
 ///
 /// ```swift
 /// var reply = ReplyWriter(id: 7, ok: true)
-/// reply.outcome(.handled, snapshot)  // ,"outcome":"handled","state":{…},"seq":N
+/// reply.state(snapshot)  // ,"state":{…},"seq":N
 /// connection.queueReply(reply.finish())
 /// ```
 extension ReplyWriter {
   /// `,"state":{…},"seq":N`
   mutating func state(_ snapshot: StateSnapshot) {
     key("state")
-    stateValueAndSequence(snapshot)
-  }
-
-  /// `{…},"seq":N`: the rest of a state after its key.
-  private mutating func stateValueAndSequence(_ snapshot: StateSnapshot) {
     writer.raw(snapshot.json)
     integer("seq", Int64(clamping: snapshot.sequence))
   }
 
-  /// `,"outcome":"…","state":{…},"seq":N`: what every event's reply carries (a failed one's
-  /// after its error; the others are written by `OutcomeLine`).
-  mutating func outcome(_ outcome: EventOutcome, _ snapshot: StateSnapshot) {
+  /// Appends the reply to an event that ended with `outcome`, showing `snapshot`, to `buffer`
+  /// (`appendOutcome(id:_:error:state:sequence:to:)`): a failed one's carries its error,
+  /// `storage_failed` when its change could not be stored (the daemon's failure, not the
+  /// event's), else `event_failed`.
+  static func appendOutcome(
+    id: RequestID?, _ outcome: EventOutcome, _ snapshot: StateSnapshot, to buffer: inout [UInt8]
+  ) {
+    let name: StaticString
+    var error: WireError?
     switch outcome {
-    case .handled: writer.ascii(#","outcome":"handled","state":"#)
-    case .dropped: writer.ascii(#","outcome":"dropped","state":"#)
-    case .cancelled: writer.ascii(#","outcome":"cancelled","state":"#)
-    case .failed: writer.ascii(#","outcome":"failed","state":"#)
+    case .handled: name = "handled"
+    case .dropped: name = "dropped"
+    case .cancelled: name = "cancelled"
+    case .failed(let failure):
+      name = "failed"
+      let code: ErrorCode = failure is PersistenceError ? .storageFailed : .eventFailed
+      error = WireError(code, String(describing: failure))
     }
-    stateValueAndSequence(snapshot)
+    appendOutcome(
+      id: id, name, error: error, state: snapshot.json, sequence: snapshot.sequence, to: &buffer)
   }
 
   /// `{"push":"state","feature":…,"seq":N,"state":{…}}\n`
