@@ -22,7 +22,8 @@ let package = Package(
     .executable(name: "statectl", targets: ["statectl"]),
   ],
   targets: [
-    // The package's one EINTR retry and one write-all loop (`package` access: not API).
+    // The package's one EINTR retry, one write-all loop and one decimal writer (`package`
+    // access: not API).
     .target(name: "SystemCalls", path: "Modules/SystemCalls"),
     .target(name: "BlocCore", dependencies: ["SystemCalls"], path: "Modules/Bloc"),
     .target(name: "BlocTest", dependencies: ["BlocCore"], path: "Modules/BlocTest"),
@@ -45,7 +46,7 @@ let package = Package(
     // Foundation-free, so `statectl` links them statically and starts fast. WireJSON is the JSON
     // alone (values, parser, cursor, writer), what features may see; Wire adds framing,
     // messages and the socket client, and re-exports WireJSON (`import Wire` gives both).
-    .target(name: "WireJSON", path: "Modules/WireJSON"),
+    .target(name: "WireJSON", dependencies: ["SystemCalls"], path: "Modules/WireJSON"),
     .target(name: "Wire", dependencies: ["WireJSON", "SystemCalls"], path: "Modules/Wire"),
     .target(
       name: "StateServer",

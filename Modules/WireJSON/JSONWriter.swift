@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The package's one JSON writer: compact, single-line UTF-8, appended to a byte buffer.
 ///
 /// Replies and pushes, every JSON tree's `serialized()`, and the states features write (the
@@ -59,21 +61,16 @@ public struct JSONWriter {
     unsigned(value.magnitude)
   }
 
-  /// The decimal digits of `value`.
+  /// The decimal digits of `value` (the package's one decimal writer, two digits a step).
   public mutating func unsigned(_ value: UInt64) {
-    var magnitude = value
-    if magnitude < 10 {
-      bytes.append(.digit0 + UInt8(magnitude))
+    if value < 10 {
+      bytes.append(.digit0 + UInt8(value))
       return
     }
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var start = 20
-      while magnitude > 0 {
-        start -= 1
-        digits[start] = .digit0 + UInt8(magnitude % 10)
-        magnitude /= 10
-      }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+      let end = digits.baseAddress! + 20
+      let start = decimalDigits(value, before: end)
+      bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
     }
   }
 

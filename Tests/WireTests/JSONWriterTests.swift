@@ -24,6 +24,33 @@ import Wire
         == #""q\"b\\s/\n\r\t\b\f\u0000\u001f"# + "\u{7F}é😀\"")
   }
 
+  /// The package's one decimal writer (also a journal record's and a reply's numbers): every
+  /// number of digits, both sides of each power of ten, the extremes and random values, as
+  /// Swift's own `String(_:)` spells them.
+  @Test func integersAsSwiftSpellsThem() {
+    var values: [Int64] = [0, .max, .min, .max - 1, .min + 1]
+    var power: Int64 = 1
+    for _ in 0..<19 {
+      values += [power - 1, power, power + 1, -power, -(power - 1), -(power + 1)]
+      if power <= .max / 10 { power *= 10 }
+    }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      let bits = generator.next() as UInt64
+      values.append(Int64(bitPattern: bits >> (bits % 64)))  // every size
+    }
+    for value in values {
+      var writer = JSONWriter()
+      writer.integer(value)
+      #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+    }
+    for value: UInt64 in [.max, .max - 1, UInt64(Int64.max) + 1, 10_000_000_000_000_000_000] {
+      var writer = JSONWriter()
+      writer.unsigned(value)
+      #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+    }
+  }
+
   @Test func doubles() {
     #expect(JSON.number(0.1).serializedString() == "0.1")
     #expect(JSON.number(5).serializedString() == "5.0")

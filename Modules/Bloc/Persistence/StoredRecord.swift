@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// A state (or an event) that writes its own JSON text: compact, one line, members sorted by
 /// their UTF-8 bytes, strings with `"`, `\` and control characters escaped (`/` as it is).
@@ -220,51 +221,16 @@ enum StoredRecord {
   }
 
   /// Writes the decimal digits of `value` ending just before `end` (at most 20 bytes); returns
-  /// where they start.
+  /// where they start (`decimalDigits(_:before:)`, two digits a step).
   private static func digits(
     _ value: Int64, before end: UnsafeMutablePointer<UInt8>
   ) -> UnsafeMutablePointer<UInt8> {
-    var start = digits(value.magnitude, before: end)
-    if value < 0 {
-      start -= 1
-      start[0] = 0x2D
-    }
-    return start
+    decimalDigits(value, before: end)
   }
 
-  /// Two digits a step, from the last: a division by 100 (a multiplication, compiled) and two
-  /// bytes of a table per step.
   private static func digits(
     _ value: UInt64, before end: UnsafeMutablePointer<UInt8>
   ) -> UnsafeMutablePointer<UInt8> {
-    let pairs = Self.pairs.utf8Start
-    var start = end
-    var rest = value
-    while rest >= 100 {
-      let pair = Int(truncatingIfNeeded: rest % 100) &* 2
-      rest /= 100
-      start -= 2
-      start[0] = pairs[pair]
-      start[1] = pairs[pair &+ 1]
-    }
-    if rest >= 10 {
-      let pair = Int(truncatingIfNeeded: rest) &* 2
-      start -= 2
-      start[0] = pairs[pair]
-      start[1] = pairs[pair &+ 1]
-    } else {
-      start -= 1
-      start[0] = 0x30 &+ UInt8(truncatingIfNeeded: rest)
-    }
-    return start
-  }
-
-  /// The two digits of 00 to 99, in order (a literal: no lazily made global to check first).
-  private static var pairs: StaticString {
-    """
-    00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-    8081828384858687888990919293949596979899
-    """
+    decimalDigits(value, before: end)
   }
 }
