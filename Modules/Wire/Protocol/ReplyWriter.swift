@@ -28,12 +28,12 @@ public struct ReplyWriter {
     begin(id: id, ok: ok)
   }
 
-  /// `{"id":…,"ok":…`, in one append (`ReplyLine.putHead`).
+  /// `{"id":…,"ok":…`, in one append (`putHead(id:ok:before:buffer:)`).
   private mutating func begin(id: RequestID?, ok: Bool) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { scratch in
-      var line = ReplyLine(end: scratch.baseAddress! + 48)
-      line.putHead(id: id, ok: ok, before: &writer.bytes)
-      ReplyLine.append(from: line.start, upTo: line.end, to: &writer.bytes)
+      let end = scratch.baseAddress! + 48
+      let start = Self.putHead(id: id, ok: ok, before: end, buffer: &writer.bytes)
+      Self.append(from: start, upTo: end, to: &writer.bytes)
     }
   }
 
@@ -82,7 +82,7 @@ public struct ReplyWriter {
     Self.write(error, to: &writer)
   }
 
-  private static func write(_ error: WireError, to writer: inout JSONWriter) {
+  static func write(_ error: WireError, to writer: inout JSONWriter) {
     writer.ascii(#","error":{"code":"#)
     writer.string(error.code.rawValue)
     writer.ascii(#","message":"#)
@@ -102,46 +102,5 @@ public struct ReplyWriter {
     var reply = ReplyWriter(id: id, ok: false)
     reply.error(error)
     return reply.finish()
-  }
-
-  /// The largest state an event's reply copies into its line on the stack (a counter's takes
-  /// 11 to 30 bytes); a larger one is appended on its own.
-  package static var inlineStateBytes: Int { 384 }
-
-  /// Appends the reply to an event,
-  /// `{"id":…,"ok":…,"error":{…},"outcome":"…","state":{…},"seq":N}` and its `\n`, to `buffer`:
-  /// `"ok":false` and the error when there is one. Every `send`'s reply: put together on the
-  /// stack around the state's bytes (`ReplyLine`) and appended in one copy (more for a
-  /// string id, an error, or a state of more than `inlineStateBytes`).
-  package static func appendOutcome(
-    id: RequestID?, _ outcome: StaticString, error: WireError?, state: [UInt8],
-    sequence: UInt64, to buffer: inout [UInt8]
-  ) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128 + inlineStateBytes) { scratch in
-      var line = ReplyLine(end: scratch.baseAddress! + scratch.count)
-      line.put("}\n")
-      line.put(Int64(clamping: sequence))
-      line.put(#","seq":"#)
-      let afterState = line.start
-      let inline = state.count <= inlineStateBytes
-      if inline { line.put(state) }
-      line.put(#"","state":"#)
-      line.put(outcome)
-      line.put(#","outcome":""#)
-      let afterHead = line.start
-      line.putHead(id: id, ok: error == nil, before: &buffer)
-      var from = line.start
-      if let error {
-        ReplyLine.append(from: from, upTo: afterHead, to: &buffer)
-        JSONWriter.appending(to: &buffer) { write(error, to: &$0) }
-        from = afterHead
-      }
-      if !inline {
-        ReplyLine.append(from: from, upTo: afterState, to: &buffer)
-        buffer.append(contentsOf: state)
-        from = afterState
-      }
-      ReplyLine.append(from: from, upTo: line.end, to: &buffer)
-    }
   }
 }
