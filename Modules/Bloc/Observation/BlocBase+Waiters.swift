@@ -82,20 +82,39 @@ extension BlocBase {
   /// it was shorter than the time a change takes while it wakes a parked subscriber, the
   /// subscriber parked after every change, each change paid a wake-up and so took longer
   /// again (the adding thread's time doubled, for good, from one run to the next).
-  final func newerPublished(than sequence: UInt64) -> Bool {
+  ///
+  /// A subscriber looks only while the bloc is busy: since it last caught up it found a newer
+  /// state waiting or by looking, or it caught up (or gave up looking) less than a look's time
+  /// ago (`caughtUp`, the subscriber's own: when it last found nothing newer, on the monotonic
+  /// clock, or `.max` once it found something). A look at a bloc that changes now and then
+  /// would cost the whole look, on a processor of its own, for every change; now such a
+  /// subscriber parks at once, and a busy bloc's first change after a pause wakes it once more.
+  final func newerPublished(than sequence: UInt64, caughtUp: inout Int) -> Bool {
     let published = self.published
-    if published.sequence.load(ordering: .relaxed) > sequence { return true }
-    guard subscriberLookNanoseconds > 0,
+    if published.sequence.load(ordering: .relaxed) > sequence {
+      caughtUp = .max
+      return true
+    }
+    guard subscriberLookNanoseconds > 0 else { return false }
+    let now = monotonicNanoseconds()
+    let busy = caughtUp == .max || now &- caughtUp < subscriberLookNanoseconds
+    caughtUp = now
+    guard busy,
       published.looking.compareExchange(expected: false, desired: true, ordering: .relaxed)
         .exchanged
     else { return false }
     defer { published.looking.store(false, ordering: .relaxed) }
-    let deadline = monotonicNanoseconds() &+ subscriberLookNanoseconds
+    let deadline = now &+ subscriberLookNanoseconds
+    var clock = now
     repeat {
       for _ in 0..<256 where published.sequence.load(ordering: .relaxed) > sequence {
+        caughtUp = .max
         return true
       }
-    } while monotonicNanoseconds() < deadline
+      clock = monotonicNanoseconds()
+    } while clock < deadline
+    // From when it parks: a change soon after (a bloc that paused a moment) is looked for again.
+    caughtUp = clock
     return false
   }
 

@@ -37,6 +37,9 @@ public struct StateStream<State: Sendable & Equatable, Element: Sendable>: Async
     let isChange: (@Sendable (Element, State) -> Bool)?
     var lastSequence: UInt64?
     var lastElement: Element?
+    /// When this subscriber last caught up with the bloc, or `.max` once it found a newer state
+    /// (see `BlocBase.newerPublished`).
+    var caughtUp = 0
 
     init(
       source: BlocBase<State>, transform: @escaping @Sendable (StateUpdate<State>) -> Element,
@@ -52,7 +55,10 @@ public struct StateStream<State: Sendable & Equatable, Element: Sendable>: Async
       if let isChange, let lastElement {
         accept = { state in isChange(lastElement, state) }
       }
-      guard let update = await source.nextUpdate(after: lastSequence, accept: accept) else {
+      guard
+        let update = await source.nextUpdate(
+          after: lastSequence, accept: accept, caughtUp: &caughtUp)
+      else {
         return nil
       }
       lastSequence = update.sequence
@@ -89,13 +95,14 @@ extension BlocBase {
   }
 
   /// The next update after `sequence` (nil: the current state at once) that `accept` takes.
-  /// One lock round-trip when it must wait, one when it need not.
+  /// One lock round-trip when it must wait, one when it need not. `caughtUp` is the
+  /// subscriber's own, for ``newerPublished(than:caughtUp:)``.
   final func nextUpdate(
-    after sequence: UInt64?, accept: (@Sendable (State) -> Bool)?
+    after sequence: UInt64?, accept: (@Sendable (State) -> Bool)?, caughtUp: inout Int
   ) async -> StateUpdate<State>? {
     // A subscriber that fell behind takes the newest state at once, without a continuation or
     // a cancellation handler. The published sequence is only a hint: the lock decides.
-    if let sequence, newerPublished(than: sequence) {
+    if let sequence, newerPublished(than: sequence, caughtUp: &caughtUp) {
       let ready = core.withLock { core -> StateUpdate<State>? in
         guard core.sequence > sequence, accept?(core.state) ?? true else { return nil }
         return StateUpdate(sequence: core.sequence, state: core.state)
