@@ -62,7 +62,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// This bloc's own observers (``addObserver(_:)``).
   private let ownObservers = ObserverList()
 
-  /// Set when a stored state could not be restored at creation (see ``UnreadablePolicy``).
+  /// Set when a stored state could not be restored at creation (see ``UnreadablePolicy``), or
+  /// to ``PersistenceError/invalidKey(_:)`` when the storage refuses the key (then every change
+  /// fails with it, see ``BlocStorage/checkKey(_:)``).
   public let restoreIssue: PersistenceError?
 
   /// Creates the bloc with `initialState`, or with the stored state when `persistence` has one.
