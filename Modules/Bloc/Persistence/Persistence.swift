@@ -98,10 +98,11 @@ public struct Persistence<State: Sendable>: Sendable {
   public let storesInitialState: Bool
   /// The schema version states are stored with (``PersistableState/schemaVersion``).
   let schemaVersion: Int
-  /// Appends the stored text of a state and what is told with it (``StoredChange``, its event
-  /// written by the given writer when it can) to the buffer; returns where the state's own
-  /// JSON lies in it (``BlocBase/shareStoredText(with:)``).
-  let encode: @Sendable (State, StoredChange, EventWriter?, inout [UInt8]) throws -> Range<Int>
+  /// `,"schemaVersion":N,"seq":`, the stored record's part for ``schemaVersion``
+  /// (``StoredRecord/version(_:)``).
+  let version: [UInt8]
+  /// How the states are written (themselves, or `JSONEncoder`), decided once.
+  let text: StateText
   let decode: @Sendable (Data) throws -> Restored<State>
 
   /// Reads the stored state: nil when nothing is stored; throws when it cannot be read.
@@ -116,6 +117,19 @@ public struct Persistence<State: Sendable>: Sendable {
   /// Decodes one stored value (the current one, or one of a journal's retained history),
   /// migrating an older schema version.
   func decodeStored(_ data: Data) throws -> Restored<State> { try decode(data) }
+
+  /// Appends the stored text of the state at `state` (a `State`) and what is told with it
+  /// (``StoredChange``, its event written by `events` when it can) to `bytes`; returns where
+  /// the state's own JSON lies in it (``BlocBase/shareStoredText(with:)``). The state is read
+  /// where it lies: the persister's code, unspecialised, would copy it through its type's
+  /// value witnesses to pass it by value.
+  func encode(
+    at state: UnsafeRawPointer, _ change: StoredChange, _ events: OwnJSON?,
+    into bytes: inout [UInt8]
+  ) throws -> Range<Int> {
+    try StoredRecord.write(
+      version: version, change: change, events: events, into: &bytes, state: state, text: text)
+  }
 
   /// Reads the stored state applying ``unreadable`` on failure; when nothing (readable) is
   /// stored and ``storesInitialState`` is set, stores `initial`.
@@ -140,7 +154,9 @@ public struct Persistence<State: Sendable>: Sendable {
     }
     do {
       var bytes: [UInt8] = []
-      _ = try encode(initial, StoredChange(sequence: 0), nil, &bytes)
+      _ = try withUnsafePointer(to: initial) { initial in
+        try encode(at: UnsafeRawPointer(initial), StoredChange(sequence: 0), nil, into: &bytes)
+      }
       try storage.write(key, Data(bytes))
     } catch {
       let failure =
@@ -202,13 +218,8 @@ extension Persistence where State: PersistableState {
     schemaVersion = State.schemaVersion
     // Decided once: a state that writes its own JSON (a declared one) is stored without any
     // encoder, in the text the daemon also sends; any other through JSONEncoder.
-    let writeState = StoredRecord.stateWriter(State.self)
-    let version = StoredRecord.version(State.schemaVersion)
-    encode = { state, change, events, bytes in
-      try StoredRecord.write(version: version, change: change, events: events, into: &bytes) {
-        bytes in try writeState(state, &bytes)
-      }
-    }
+    text = StoredRecord.text(of: State.self)
+    version = StoredRecord.version(State.schemaVersion)
     decode = { data in
       let decoder = JSONDecoder()
       let header = try decoder.decode(StoredHeader.self, from: data)

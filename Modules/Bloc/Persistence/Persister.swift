@@ -12,6 +12,11 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
   @unchecked Sendable  // states touched under `progress`'s lock, or by the write in flight alone
 {
   private let persistence: Persistence<State>
+  // The persistence's record part and state writer, kept here: a method of `Persistence`
+  // called from this unspecialised code would look up `Persistence<State>`'s runtime
+  // metadata first (about 330 instructions).
+  private let version: [UInt8]
+  private let text: StateText
   // The states live behind pointers of their own, allocated once: a class's stored variables
   // are checked for exclusive access at run time on every change (a runtime call and a
   // thread-local lookup each), which the lock (or the write in flight) already guarantees.
@@ -30,6 +35,8 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
   /// `state`: the bloc's state now (no change is pending yet).
   init(_ persistence: Persistence<State>, durable sequence: UInt64, state: State) {
     self.persistence = persistence
+    version = persistence.version
+    text = persistence.text
     pending = .allocate(capacity: 1)
     pending.initialize(to: state)
     inFlight = .allocate(capacity: 1)
@@ -126,15 +133,14 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
   }
 
   override func encode(
-    earlier index: Int?, _ change: StoredChange, _ events: EventWriter?,
+    earlier index: Int?, _ change: StoredChange, _ events: OwnJSON?,
     into bytes: inout [UInt8]
   ) throws -> Range<Int> {
-    // No `index.map { … } ?? inFlight`: an optional state would need its runtime metadata.
-    if let index {
-      return try persistence.encode(
-        earlier.pointee.value(at: index, as: State.self), change, events, &bytes)
-    }
-    return try persistence.encode(inFlight.pointee, change, events, &bytes)
+    // Each state read where it lies (a state passed by value would be copied first).
+    let state =
+      index.map { earlier.pointee.address(at: $0, as: State.self) } ?? UnsafeRawPointer(inFlight)
+    return try StoredRecord.write(
+      version: version, change: change, events: events, into: &bytes, state: state, text: text)
   }
 
   override func stored(_ sequence: UInt64, owner: AnyObject) {

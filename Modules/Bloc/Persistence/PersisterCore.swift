@@ -65,7 +65,7 @@ class PersisterCore: StagedState,
   /// in flight, or (`earlier`) the state of change `earlier` of ``Taken/changes``; returns
   /// where the state's own JSON lies in `bytes`.
   func encode(
-    earlier: Int?, _ change: StoredChange, _ events: EventWriter?, into bytes: inout [UInt8]
+    earlier: Int?, _ change: StoredChange, _ events: OwnJSON?, into bytes: inout [UInt8]
   ) throws -> Range<Int> { fatalError("abstract") }
 
   /// The write in flight stored change `sequence`: `owner` (the bloc) shows it.
@@ -93,9 +93,9 @@ class PersisterCore: StagedState,
     }
   }
 
-  /// The bloc's events are `Event`s: written by a writer decided once (``EventWriter``).
+  /// The bloc's events are `Event`s: written by themselves when they can (``OwnJSON``).
   final func writeEvents<Event>(of _: Event.Type) {
-    let events = EventWriter.of(Event.self)
+    let events = OwnJSON.of(Event.self)
     progress.withLock {
       $0.hooks.events = events
       $0.hooks.generation &+= 1
@@ -109,7 +109,7 @@ class PersisterCore: StagedState,
 /// read, each wrapping the last.
 struct WriteHooks {
   var shareText: TextHook?
-  var events: EventWriter?
+  var events: OwnJSON?
   /// Counts the changes to the hooks (set once or twice per bloc): a write takes them again only
   /// when they changed, not each time (copying the closures costs retains and outlined copies,
   /// about 180 instructions a write).

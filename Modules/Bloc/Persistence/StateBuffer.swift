@@ -17,9 +17,10 @@ struct StateBuffer: ~Copyable {
     base.unsafelyUnwrapped.assumingMemoryBound(to: Value.self)
   }
 
-  func value<Value>(at index: Int, as type: Value.Type) -> Value {
+  /// Where the value at `index` lies (valid until the buffer next changes).
+  func address<Value>(at index: Int, as type: Value.Type) -> UnsafeRawPointer {
     precondition(index >= 0 && index < count, "index out of range")
-    return values(type)[index]
+    return UnsafeRawPointer(values(type) + index)
   }
 
   mutating func append<Value>(_ value: Value) {

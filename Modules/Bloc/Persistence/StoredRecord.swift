@@ -1,50 +1,6 @@
 import Foundation
 import SystemCalls
 
-/// A state (or an event) that writes its own JSON text: compact, one line, members sorted by
-/// their UTF-8 bytes, strings with `"`, `\` and control characters escaped (`/` as it is).
-/// A persisted bloc stores such a state without any `Encoder`; FeatureKit's declared states and
-/// events conform, writing with the daemon's one JSON writer, so a state stored by the journal
-/// and sent to clients is written once (the daemon takes the stored bytes for its replies).
-public protocol WritesJSON: Sendable {
-  /// Appends the value's JSON to `bytes`. Throws for a value JSON cannot express (a
-  /// non-finite number); nothing is stored then.
-  func writeJSON(into bytes: inout [UInt8]) throws
-}
-
-/// Writes the events of one type (a bloc's `Event`) that writes its own JSON, decided once per
-/// bloc: a stored change's event is then written without asking the runtime, change after
-/// change, whether its type conforms to ``WritesJSON`` (a conformance lookup per change).
-struct EventWriter: Sendable {
-  /// Writes `event` when it is of the type this writer was made for; false otherwise.
-  let write: @Sendable (any Sendable, inout [UInt8]) throws -> Bool
-
-  /// The writer of `Event`s; nil when they do not write their own JSON.
-  static func of<Event>(_ type: Event.Type) -> EventWriter? {
-    guard let own = type as? any WritesJSON.Type else { return nil }
-    return writer(own)
-  }
-
-  private static func writer<Own: WritesJSON>(_: Own.Type) -> EventWriter {
-    EventWriter { event, bytes in try write(event, as: Own.self, into: &bytes) }
-  }
-
-  /// Writes `event` when its type is `Own`: the two types compared (metadata pointers), then
-  /// the value read as an `Own` where it is. No dynamic cast: `event as? Own` costs a cast
-  /// and the runtime metadata of an optional `Own`, per event. (An event of a subclass of
-  /// `Own` is not `Own` here: the caller writes it the general way.)
-  private static func write<Event, Own: WritesJSON>(
-    _ event: Event, as _: Own.Type, into bytes: inout [UInt8]
-  ) throws -> Bool {
-    guard Event.self == Own.self else { return false }
-    try withUnsafePointer(to: event) { pointer in
-      try UnsafeRawPointer(pointer).assumingMemoryBound(to: Own.self).pointee.writeJSON(
-        into: &bytes)
-    }
-    return true
-  }
-}
-
 /// Writes a stored state: `{"cause":…,"event":…,"schemaVersion":N,"seq":N,"state":…,
 /// "target":N,"time":N}` (`Stored(schemaVersion:state:)`'s members, plus what the change
 /// tells), members sorted like every JSON object the package writes. The state and the event
@@ -68,15 +24,15 @@ enum StoredRecord {
   }
 
   /// Appends the stored text of `change` to `bytes` (`version`: its schema version's part,
-  /// ``version(_:)``), its state written by `state` and its event by `events` when it can;
-  /// returns where the state's own JSON lies in `bytes`. Appending to the caller's buffer lets
-  /// one buffer serve every change of a write. The record's own parts go in three appends
-  /// (the cause's opening, the version and sequence number up to the state, what follows the
-  /// state), numbers written in place: each `Array.append(contentsOf:)` costs about as much
-  /// as writing a dozen digits.
+  /// ``version(_:)``), its state (at `state`) written by `text` and its event by `events` when
+  /// it can; returns where the state's own JSON lies in `bytes`. Appending to the caller's
+  /// buffer lets one buffer serve every change of a write. The record's own parts go in three
+  /// appends (the cause's opening, the version and sequence number up to the state, what
+  /// follows the state), numbers written in place: each `Array.append(contentsOf:)` costs
+  /// about as much as writing a dozen digits.
   static func write(
-    version: [UInt8], change: StoredChange, events: EventWriter?, into bytes: inout [UInt8],
-    state: (inout [UInt8]) throws -> Void
+    version: [UInt8], change: StoredChange, events: OwnJSON?, into bytes: inout [UInt8],
+    state: UnsafeRawPointer, text: StateText
   ) throws -> Range<Int> {
     switch change.kind {
     case .none: break
@@ -87,7 +43,10 @@ enum StoredRecord {
     }
     head(version, change.sequence, braced: change.kind == .none, into: &bytes)
     let start = bytes.count
-    try state(&bytes)
+    switch text {
+    case .own(let own): try own.write(at: state, into: &bytes)
+    case .encoded(let write): try write(state, &bytes)
+    }
     let end = bytes.count
     if change.kind != .goto, change.time == nil {
       bytes.append(0x7D)
@@ -172,11 +131,11 @@ enum StoredRecord {
   /// The event after `,"event":` (just appended) when it can be written; otherwise that
   /// member goes again (the change is stored all the same, without its event).
   private static func writeEvent(
-    _ event: any Sendable, _ events: EventWriter?, into bytes: inout [UInt8]
+    _ event: any Sendable, _ events: OwnJSON?, into bytes: inout [UInt8]
   ) {
     let start = bytes.count - 9  // `,"event":`, written by the opening
     do {
-      if let events, try events.write(event, &bytes) {
+      if let events, try events.write(event, into: &bytes) {
         // Written by the bloc's own event type.
       } else if let writes = event as? any WritesJSON {
         try writes.writeJSON(into: &bytes)
@@ -190,26 +149,12 @@ enum StoredRecord {
     }
   }
 
-  /// How a `State` writes its JSON: itself when it can, else through `JSONEncoder`. Decided
-  /// once per persisted bloc.
-  static func stateWriter<State: Encodable & Sendable>(
-    _ type: State.Type
-  ) -> @Sendable (State, inout [UInt8]) throws -> Void {
-    if let writes = type as? any WritesJSON.Type { return ownWriter(writes) }
-    return { state, bytes in bytes += try encoder().encode(state) }
-  }
-
-  /// `State` is `Own` (``stateWriter(_:)`` opened it): each state is read as an `Own` where it
-  /// is, with no dynamic cast per state.
-  private static func ownWriter<State, Own: WritesJSON>(
-    _: Own.Type
-  ) -> @Sendable (State, inout [UInt8]) throws -> Void {
-    precondition(State.self == Own.self, "a state writer for another type")
-    return { state, bytes in
-      try withUnsafePointer(to: state) { pointer in
-        try UnsafeRawPointer(pointer).assumingMemoryBound(to: Own.self).pointee.writeJSON(
-          into: &bytes)
-      }
+  /// How states of type `State` are written: by themselves when they can, else by
+  /// `JSONEncoder`. Decided once per persisted bloc.
+  static func text<State: Encodable & Sendable>(of type: State.Type) -> StateText {
+    if let own = OwnJSON.of(type) { return .own(own) }
+    return .encoded { state, bytes in
+      bytes += try encoder().encode(state.assumingMemoryBound(to: State.self).pointee)
     }
   }
 
@@ -233,4 +178,12 @@ enum StoredRecord {
   ) -> UnsafeMutablePointer<UInt8> {
     decimalDigits(value, before: end)
   }
+}
+
+/// How a persisted bloc's states are written (``StoredRecord/text(of:)``).
+enum StateText: Sendable {
+  /// By themselves.
+  case own(OwnJSON)
+  /// By `JSONEncoder`, the state read at the pointer (of the bloc's state type).
+  case encoded(@Sendable (UnsafeRawPointer, inout [UInt8]) throws -> Void)
 }
