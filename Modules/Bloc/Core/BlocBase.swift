@@ -49,6 +49,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
 
   @usableFromInline let core: Locked<Core>
   @usableFromInline let persister: Persister<State>?
+  /// The core's stored state, reached without `Core`'s metadata by the persister's writes
+  /// (``StoredSlot``); nil without persistence.
+  let storedSlot: StoredSlot?
   /// Whether changes are stored (`persister != nil`), readable from inlined code.
   @usableFromInline let isPersisted: Bool
   /// Whether each change is noted with its cause for the storage's history
@@ -95,6 +98,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     var initialCore = Core(state: state, history: history.map { History(limit: $0) })
     initialCore.sequence = stored
     core = Locked(initialCore)
+    storedSlot = persistence != nil && keepPersisting ? StoredSlot(core) : nil
     restoreIssue = issue
     var migration: Persister<State>?
     if let persistence, keepPersisting {

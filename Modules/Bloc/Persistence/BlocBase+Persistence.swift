@@ -47,14 +47,16 @@ extension BlocBase {
   /// The persister stored change `sequence` as `state`.
   ///
   /// Called from the persister's unspecialised code: with no listener it names no generic type
-  /// but the lock's (each StateUpdate, Optional, Array or Listener type would be a runtime
-  /// metadata lookup, about 330 instructions apiece, per change).
+  /// (each StateUpdate, Optional, Array or Listener type, and the core's own, would be a
+  /// runtime metadata lookup, about 330 instructions apiece, per change), and reaches the
+  /// core's fields through ``StoredSlot``.
   func publishStored(_ sequence: UInt64, _ state: State) {
-    let tell = core.withLock { core -> Bool in
-      guard let stored = core.storedSequence, sequence > stored else { return false }
-      core.storedSequence = sequence
-      core.storedState = state
-      return core.hasListeners
+    guard let slot = storedSlot else { return }  // set for every persisted bloc
+    let tell = slot.withLock { () -> Bool in
+      guard let stored = slot.sequence.pointee, sequence > stored else { return false }
+      slot.sequence.pointee = sequence
+      slot.state.assumingMemoryBound(to: State.self).pointee = state
+      return slot.hasListeners.pointee
     }
     if tell { tellListeners(sequence, state) }
   }
