@@ -43,55 +43,6 @@ extension ClientSession {
     if idle { tracker.end() }
   }
 
-  /// Loop thread, at a turn's end: `replies` (the turn's, from the first whose change is not
-  /// stored yet: another thread is writing its batch) are written once their changes are.
-  func writeWhenStored(_ replies: [TurnReplies.Reply], _ statistics: DaemonStatistics) {
-    state.withLock { state in
-      state.turn = replies
-      state.turnHead = 0
-    }
-    waitForStore(of: replies[0], statistics)
-  }
-
-  private func waitForStore(of reply: TurnReplies.Reply, _ statistics: DaemonStatistics) {
-    tracker.begin()  // so that shutdown's drain waits for this reply too
-    reply.feature.whenStored(reply.changed) { _ in
-      self.writeStoredTurnReplies(statistics)
-      self.tracker.end()
-    }
-  }
-
-  /// Writes the waiting turn replies whose changes are stored (or refused), in order, then
-  /// sends what was queued behind them; waits again for the first one still on its way.
-  private func writeStoredTurnReplies(_ statistics: DaemonStatistics) {
-    var waitFor: TurnReplies.Reply?
-    let idle = state.withLock { state -> Bool in
-      var lines: [UInt8] = []
-      swap(&lines, &state.spare)
-      lines.removeAll(keepingCapacity: true)
-      var stored = StoredStates()
-      while state.turnHead < state.turn.count {
-        let reply = state.turn[state.turnHead]
-        guard let final = reply.finalOutcome(&stored) else {
-          waitFor = reply
-          break
-        }
-        statistics.count(final)
-        reply.write(final, &stored, into: &lines)
-        state.turnHead += 1
-      }
-      if !lines.isEmpty { connection.queueReply(lines) }
-      if lines.capacity <= 1 << 16 { state.spare = lines }
-      guard waitFor == nil else { return false }
-      state.turn = []
-      state.turnHead = 0
-      flags.bitwiseAnd(~Flags.turnUnwritten, ordering: .sequentiallyConsistent)
-      return sendBehindTurn(&state)
-    }
-    if idle { tracker.end() }
-    if let waitFor { waitForStore(of: waitFor, statistics) }
-  }
-
   /// Under the lock, once the turn replies are written: sends what was queued behind them
   /// (closing when the client is done). Returns whether the session became idle.
   private func sendBehindTurn(_ state: inout State) -> Bool {

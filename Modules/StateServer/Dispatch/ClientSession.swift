@@ -41,10 +41,6 @@ final class ClientSession: Sendable {
     var removed = 0
     /// The storage of the last outcome reply, emptied and reused for the next.
     var spare: [UInt8] = []
-    /// Turn replies whose changes were not stored by the end of their turn (another thread
-    /// was writing the journal), in request order; `turn[turnHead...]` are not written yet.
-    var turn: [TurnReplies.Reply] = []
-    var turnHead = 0
 
     var isEmpty: Bool { head == items.count }
 
@@ -64,7 +60,7 @@ final class ClientSession: Sendable {
   /// by the loop as a turn begins and ends (ClientSession+Turn).
   let flags = Atomic<UInt8>(0)
   enum Flags {
-    /// Turn replies are not written yet: in the loop's ``TurnReplies``, or in `State.turn`.
+    /// Turn replies are not written yet (in the loop's ``TurnReplies``).
     static let turnUnwritten: UInt8 = 1
     /// `State.items` holds live items.
     static let itemsQueued: UInt8 = 2

@@ -50,6 +50,8 @@ public final class RequestDispatcher: ConnectionDelegate {
   public let straightThrough: Bool
   /// The registry's features, fixed once the dispatcher is made: read without a lock.
   let served: [Feature]
+  /// The loop's waits for changes its turn replies wait for (``TurnReplies``).
+  private let storeWakes = StoreWakes()
 
   /// - Parameter largeFrameQueue: where large frames are parsed and run; by default a serial
   ///   queue of the dispatcher's own, so they never crowd the machine. (Tests pass a suspended
@@ -186,12 +188,27 @@ public final class RequestDispatcher: ConnectionDelegate {
     // read (a change the batch did not store yet, being synced beside the loop, is replied to
     // once it is). Each feature is read once for all of them.
     guard straightThrough, connections.count > 0 else { return }
+    writeTurnReplies(connections)
+  }
+
+  /// Replies waited for changes being stored beside the loop, some of which may be stored now.
+  public func storeDidProgress(_ connections: TurnConnections) {
+    writeTurnReplies(connections)
+  }
+
+  /// Writes the turn replies of `connections` whose changes are stored; the connections whose
+  /// replies still wait are kept for the loop's next ``storeDidProgress(_:)``, which a wait
+  /// for the first of them brings.
+  private func writeTurnReplies(_ connections: TurnConnections) {
     var stored = StoredStates()
     for index in 0..<connections.count {
       guard let turn = connections.session(at: index) as? TurnReplies else { continue }
-      turn.writeReplies(statistics, &stored) { lines in
+      let written = turn.writeReplies(statistics, &stored) { lines in
         connections.queueReplies(&lines, at: index)
       }
+      guard !written, let reply = turn.firstWaiting else { continue }
+      connections.awaitStore(at: index)
+      storeWakes.wake(connections, when: reply.feature, stores: reply.changed)
     }
   }
 

@@ -52,11 +52,13 @@ final class TurnReplies {
   @exclusivity(unchecked) private var replies: [Reply] = []
   /// The buffer the replies are written in; the connection's queue hands back an empty one.
   @exclusivity(unchecked) private var lines: [UInt8] = []
+  /// Replies wait for their changes (``writeReplies(_:_:queue:)`` returned false).
+  @exclusivity(unchecked) private var waiting = false
 
   init(session: ClientSession) { self.session = session }
 
   /// Takes the reply of an event handled straight through, to be written when the turn ends
-  /// (``writeReplies(_:_:)``): unless an earlier reply of the connection is queued (it must
+  /// (``writeReplies(_:_:queue:)``): unless an earlier reply of the connection is queued (it must
   /// go first; the caller then queues this one too, and false is returned).
   func join(_ reply: Reply) -> Bool {
     if replies.isEmpty {
@@ -72,14 +74,15 @@ final class TurnReplies {
   /// Writes the replies whose changes are stored (or refused), in order, into one buffer
   /// handed to `queue` (``TurnConnections/queueReplies(_:at:)``), then lets the session send
   /// what it queued behind them. Called by the loop at the end of the turn that read their
-  /// requests; `stored` reads each feature once for the turn. Replies whose changes are not
-  /// stored yet (another thread is writing their batch) go to the session, which writes them
-  /// once they are.
+  /// requests; `stored` reads each feature once for the turn. Returns false when replies wait
+  /// for their changes (another thread is writing their batch): they stay here, and later
+  /// requests' replies join them, until a call once they are stored (the loop's
+  /// ``RequestDispatcher/storeDidProgress(_:)``) writes them.
   func writeReplies(
     _ statistics: DaemonStatistics, _ stored: inout StoredStates,
     queue: (inout [UInt8]) -> Void
-  ) {
-    guard !replies.isEmpty else { return }
+  ) -> Bool {
+    guard !replies.isEmpty else { return true }
     // Worked on as locals, the stored lists only swapped: an access to a class's property
     // that spans calls (here `queue`) is checked at run time for overlapping accesses.
     var lines: [UInt8] = []
@@ -97,20 +100,34 @@ final class TurnReplies {
     }
     if !lines.isEmpty { queue(&lines) }
     if lines.capacity <= 1 << 16 { swap(&lines, &self.lines) }  // a huge state's buffer is not kept
-    if written == replies.count {
-      if replies.count == 1 {
-        // A client waiting for each reply: removeAll(keepingCapacity:) takes the general
-        // replaceSubrange, about 170 instructions for one reply (less per reply for many).
-        replies.removeLast()
-      } else {
-        replies.removeAll(keepingCapacity: replies.count <= 1024)
-      }
+    guard written == replies.count else {
+      if written > 0 { replies.removeFirst(written) }
       swap(&replies, &self.replies)
-      session.endTurn()
-    } else {
-      session.writeWhenStored(Array(replies[written...]), statistics)
+      if !waiting {
+        waiting = true
+        session.tracker.begin()  // so that shutdown's drain waits for these replies too
+      }
+      return false
     }
+    if replies.count == 1 {
+      // A client waiting for each reply: removeAll(keepingCapacity:) takes the general
+      // replaceSubrange, about 170 instructions for one reply (less per reply for many).
+      replies.removeLast()
+    } else {
+      replies.removeAll(keepingCapacity: replies.count <= 1024)
+    }
+    swap(&replies, &self.replies)
+    session.endTurn()
+    if waiting {
+      waiting = false
+      session.tracker.end()
+    }
+    return true
   }
+
+  /// The first reply still waiting for its change (after ``writeReplies(_:_:queue:)`` returned
+  /// false).
+  var firstWaiting: Reply? { replies.first }
 }
 
 /// What the replies written at a turn's end read of their features, once per feature: where

@@ -44,6 +44,11 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
   /// queued for them with ``TurnConnections/queueReplies(_:at:)`` need no wake-up, and take no
   /// lock when nothing else waits. Default: ``loopTurnDidEnd()``.
   func loopTurnDidEnd(_ connections: TurnConnections)
+
+  /// A ``TurnConnections/storeSignal`` came: `connections` are those kept with
+  /// ``TurnConnections/awaitStore(at:)``, handed back (and no longer kept: keep again those
+  /// still waiting). The loop flushes them next, as after a turn. Default: nothing.
+  func storeDidProgress(_ connections: TurnConnections)
 }
 
 extension ConnectionDelegate {
@@ -71,4 +76,6 @@ extension ConnectionDelegate {
   public func loopTurnDidEnd() {}
 
   public func loopTurnDidEnd(_ connections: TurnConnections) { loopTurnDidEnd() }
+
+  public func storeDidProgress(_ connections: TurnConnections) {}
 }

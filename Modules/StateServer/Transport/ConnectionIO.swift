@@ -30,6 +30,9 @@ final class ConnectionIO {
   /// A frame of this connection was delivered since the loop last flushed it after a turn
   /// (it is in the loop's `delivered` list).
   @exclusivity(unchecked) var deliveredInTurn = false
+  /// The delegate awaits the storage for replies of this connection
+  /// (``TurnConnections/awaitStore(at:)``): it is in the loop's `storeWaiters`.
+  @exclusivity(unchecked) var awaitsStore = false
   /// The epoll mask currently registered.
   @exclusivity(unchecked) var registeredMask: UInt32
 

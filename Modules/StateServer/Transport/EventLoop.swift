@@ -52,6 +52,10 @@ final class EventLoop {
   /// replies, written at the turn's end, are flushed without an inbox entry.
   @exclusivity(unchecked) var delivered: [ConnectionIO] = []
   @exclusivity(unchecked) var deliveredScratch: [ConnectionIO] = []
+  /// Connections whose replies wait for the storage (``TurnConnections/awaitStore(at:)``),
+  /// handed back to the delegate when a store signal comes, and the list swapped in then.
+  @exclusivity(unchecked) var storeWaiters: [ConnectionIO] = []
+  @exclusivity(unchecked) var storeScratch: [ConnectionIO] = []
   /// Whether the delegate was told a turn began (``beginTurnIfNeeded()``) and not yet that it
   /// ended.
   @exclusivity(unchecked) var turnOpen = false
@@ -160,6 +164,7 @@ final class EventLoop {
       endTurn()
       if !readyScratch.isEmpty { readyScratch.removeAll(keepingCapacity: true) }
     }
+    if flags.storeProgressed { storeDidProgress() }
     if flags.shutdown { beginShutdown() }
     if flags.drained { beginFlushing() }
   }
@@ -178,7 +183,24 @@ final class EventLoop {
   private func endTurn() {
     guard turnOpen else { return }
     turnOpen = false
-    delegate.loopTurnDidEnd(TurnConnections(ios: delivered))
+    delegate.loopTurnDidEnd(TurnConnections(ios: delivered, loop: self))
+  }
+
+  /// Hands the connections awaiting the storage back to the delegate, which writes the replies
+  /// whose changes are stored now (and keeps again those still waiting), then flushes them.
+  private func storeDidProgress() {
+    guard !storeWaiters.isEmpty else { return }
+    swap(&storeWaiters, &storeScratch)
+    for io in storeScratch { io.awaitsStore = false }
+    delegate.storeDidProgress(TurnConnections(ios: storeScratch, loop: self))
+    for io in storeScratch
+    where io.isOpen && !io.peerHungUp && !io.waitingForWritable
+      && io.connection.queuedByteCount > 0
+    {
+      flush(io)
+    }
+    storeScratch.removeAll(keepingCapacity: true)
+    endTurn()  // a flush that released backpressure may have delivered frames
   }
 
   /// The loop's state for `connection` if it is still open (descriptors get reused).

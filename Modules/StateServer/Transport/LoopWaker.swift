@@ -13,6 +13,8 @@ final class LoopWaker: Sendable {
     var ready: [Connection] = []
     var shutdownRequested = false
     var drainFinished = false
+    /// Changes that turn replies wait for may be stored (``storeProgressed()``).
+    var storeProgressed = false
   }
 
   let eventFD: Int32
@@ -62,6 +64,17 @@ final class LoopWaker: Sendable {
     signal()
   }
 
+  /// Changes that turn replies wait for may be stored now: the loop writes those replies
+  /// (``EventLoop/storeWaiters``). Called by the waits the delegate registers, at most one
+  /// at a time per feature: from the storage's writer once per batch, not per reply.
+  func storeProgressed() {
+    inbox.withLock {
+      $0.storeProgressed = true
+      pending.store(true, ordering: .sequentiallyConsistent)
+    }
+    signal()
+  }
+
   // MARK: Loop side
 
   /// Called by the loop before it blocks; anything queued afterwards signals the eventfd.
@@ -75,16 +88,19 @@ final class LoopWaker: Sendable {
   }
 
   /// Swaps the pending ready list into `ready` (which must be empty) and returns the flags.
-  func takeInbox(into ready: inout [Connection]) -> (shutdown: Bool, drained: Bool) {
-    guard pending.load(ordering: .sequentiallyConsistent) else { return (false, false) }
+  func takeInbox(
+    into ready: inout [Connection]
+  ) -> (shutdown: Bool, drained: Bool, storeProgressed: Bool) {
+    guard pending.load(ordering: .sequentiallyConsistent) else { return (false, false, false) }
     return inbox.withLock { box in
       pending.store(false, ordering: .sequentiallyConsistent)
       swap(&ready, &box.ready)
       defer {
         box.shutdownRequested = false
         box.drainFinished = false
+        box.storeProgressed = false
       }
-      return (box.shutdownRequested, box.drainFinished)
+      return (box.shutdownRequested, box.drainFinished, box.storeProgressed)
     }
   }
 

@@ -7,6 +7,7 @@
 /// they go straight into the loop's write buffer for it, without the connection's lock.
 public struct TurnConnections {
   let ios: [ConnectionIO]
+  let loop: EventLoop
 
   /// How many connections the turn delivered frames to.
   public var count: Int { ios.count }
@@ -39,5 +40,23 @@ public struct TurnConnections {
       io.out.append(contentsOf: lines)
       lines.removeAll(keepingCapacity: true)
     }
+  }
+
+  /// Keeps the connection at `index` for ``ConnectionDelegate/storeDidProgress(_:)``: some of
+  /// its replies wait for changes still on their way to storage. The loop hands it back (in
+  /// the connections of that call) each time the delegate's wait for the storage ends
+  /// (``storeSignal``), until a call leaves it out.
+  public func awaitStore(at index: Int) {
+    let io = ios[index]
+    guard !io.awaitsStore else { return }
+    io.awaitsStore = true
+    loop.storeWaiters.append(io)
+  }
+
+  /// Brings the loop back to the connections kept with ``awaitStore(at:)``: call it, from any
+  /// thread, once changes they wait for may be stored.
+  public var storeSignal: @Sendable () -> Void {
+    let waker = loop.waker
+    return { waker.storeProgressed() }
   }
 }
