@@ -132,53 +132,58 @@ final class TurnReplies {
 
 /// What the replies written at a turn's end read of their features, once per feature: where
 /// its changes stand on their way to storage (one read answers all of its replies) and its
-/// newest stored state (read again only when a reply is about a newer change; its replies all
-/// show the newest stored state, as a reply produced one by one would, since the turn's batch
-/// was written before).
+/// newest stored state, taken with it from the text kept when the state was written
+/// (``Feature/storeProgress()``; read from the bloc only when that text is not stored yet, or
+/// when a reply is about a newer change; its replies all show the newest stored state, as a
+/// reply produced one by one would, since the turn's batch was written before).
 struct StoredStates {
   private struct Reads {
     let feature: Feature
     let progress: StoreProgress
     var snapshot: StateSnapshot?
-
-    init(_ feature: Feature) {
-      self.feature = feature
-      progress = feature.storeProgress()
-    }
   }
-  /// The first feature's reads, and those of the others (an array only for a turn that
-  /// replies for several features: no allocation in the usual turn).
-  private var first: Reads?
+  // The first feature's reads, field by field (an optional struct of them would be copied
+  // and destroyed through generic code on every use), and those of the others: an array only
+  // for a turn that replies for several features, no allocation in the usual turn.
+  private var feature: Feature?
+  private var progress = StoreProgress.nothingPersisted
+  private var snapshot: StateSnapshot?
   private var others: [Reads] = []
 
-  private mutating func withReads<Result>(
-    of feature: Feature, _ body: (inout Reads) throws -> Result
-  ) rethrows -> Result {
-    if first == nil { first = Reads(feature) }
-    if first!.feature === feature { return try body(&first!) }
-    if let index = others.firstIndex(where: { $0.feature === feature }) {
-      return try body(&others[index])
+  /// Where the reads of `feature` are, read now unless the turn read them already: -1 for the
+  /// first feature's, else their index in `others`.
+  private mutating func find(_ feature: Feature) -> Int {
+    guard let first = self.feature else {
+      self.feature = feature
+      (progress, snapshot) = feature.storeProgress()
+      return -1
     }
-    others.append(Reads(feature))
-    return try body(&others[others.count - 1])
+    if first === feature { return -1 }
+    if let index = others.firstIndex(where: { $0.feature === feature }) { return index }
+    let (progress, snapshot) = feature.storeProgress()
+    others.append(Reads(feature: feature, progress: progress, snapshot: snapshot))
+    return others.count - 1
   }
 
   /// Whether the change `sequence` of `feature` is stored, its write failed, or it is still on
   /// its way.
   mutating func status(of feature: Feature, _ sequence: UInt64) -> StoreStatus {
-    // Nil for a change a rollback may have given up: only the bloc can tell.
-    withReads(of: feature) { $0.progress.status(of: sequence) }
-      ?? feature.storeStatus(of: sequence)
+    let at = find(feature)
+    let status =
+      at < 0 ? progress.status(of: sequence) : others[at].progress.status(of: sequence)
+    // Nil for a change a rollback may have given up, or a failed one: the bloc tells.
+    return status ?? feature.storeStatus(of: sequence)
   }
 
   /// The newest stored state of `feature`, read again unless the one read last for it holds
   /// the change `sequence` (a change that could not be stored is never in it).
   mutating func snapshot(of feature: Feature, including sequence: UInt64) throws -> StateSnapshot {
-    try withReads(of: feature) { reads in
-      if let snapshot = reads.snapshot, snapshot.sequence >= sequence { return snapshot }
-      let snapshot = try feature.storedSnapshot()
-      reads.snapshot = snapshot
+    let at = find(feature)
+    if let snapshot = at < 0 ? snapshot : others[at].snapshot, snapshot.sequence >= sequence {
       return snapshot
     }
+    let snapshot = try feature.storedSnapshot()
+    if at < 0 { self.snapshot = snapshot } else { others[at].snapshot = snapshot }
+    return snapshot
   }
 }

@@ -35,7 +35,7 @@ public final class Feature: Sendable {
   private let readCurrent: @Sendable () throws -> StateSnapshot
   private let addEvent: @Sendable (JSONCursor, Bool) throws(EventRefusal) -> AddedEvent
   private let storeStatusOf: @Sendable (UInt64) -> StoreStatus
-  private let readStoreProgress: @Sendable () -> StoreProgress
+  private let readTurn: @Sendable () -> (StoreProgress, StateSnapshot?)
   /// history, goto, restore, undo and redo (Feature+TimeTravel.swift).
   let timeTravel: TimeTravelAccess
   private let stored: @Sendable (UInt64, @escaping @Sendable (PersistenceError?) -> Void) -> Void
@@ -77,7 +77,13 @@ public final class Feature: Sendable {
     timeTravel = TimeTravelAccess.make(description, bloc: bloc)
     stored = { sequence, body in bloc.whenStored(sequence, body) }
     storeStatusOf = { sequence in bloc.storeStatus(of: sequence) }
-    readStoreProgress = { bloc.storeProgress }
+    readTurn = {
+      let progress = bloc.storeProgress
+      // Only a persisted bloc's kept text tells a stored state (one that persists nothing
+      // shows its current state).
+      guard let storedThrough = progress.storedThrough else { return (progress, nil) }
+      return (progress, codec.stored(through: storedThrough))
+    }
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
     audit = { [name] in Self.problems(of: name, declaration, bloc) }
@@ -167,8 +173,10 @@ public final class Feature: Sendable {
   /// Whether the state of `sequence` is stored, its write failed, or it is still on its way.
   func storeStatus(of sequence: UInt64) -> StoreStatus { storeStatusOf(sequence) }
 
-  /// Where the bloc's changes stand on their way to storage, for many at once.
-  func storeProgress() -> StoreProgress { readStoreProgress() }
+  /// Where the bloc's changes stand on their way to storage, for many at once, and the newest
+  /// stored state when it is at hand (written for storage, and its text kept, already: nil
+  /// when it is not, then ``storedSnapshot()`` reads it).
+  func storeProgress() -> (StoreProgress, StateSnapshot?) { readTurn() }
 
   /// How many connections watch this feature.
   public var watcherCount: Int { watchers.watcherCount }
@@ -264,6 +272,17 @@ final class StateCodec<S: DeclaredState>: Sendable {
         bytes = Array(json)
       }
       latest = StateSnapshot(sequence: sequence, json: bytes)
+    }
+  }
+
+  /// The newest stored state, when its text is kept and the storage holds changes up to
+  /// `storedThrough` (`StoreProgress.storedThrough`): every stored state's text is kept
+  /// before the state is written (``prime(_:_:)``) and shown as stored before the storage
+  /// counts it, so no newer state is stored, and none is shown, than the one kept then.
+  func stored(through storedThrough: UInt64) -> StateSnapshot? {
+    latest.withLock { latest in
+      guard let latest, latest.sequence <= storedThrough else { return nil }
+      return latest
     }
   }
 
