@@ -113,20 +113,23 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   @inlinable
   public func decode(_ event: JSONCursor) throws(EventRefusal) -> Event {
     let (index, found) = try locate(event)
+    // The usual event, its `type` alone: no field to look for.
+    guard let found else { return try cases[index].build({ _ in nil }, cases[index].example) }
     return try cases[index].build({ name in found.input(name) }, cases[index].example)
   }
 
-  /// The index in `cases` of the event at `event` and where its fields' values are, or the
-  /// refusal, in ``decode(_:)``'s order. One pass over the members when `type` comes first and
-  /// once, as clients write it (its first member tells the event, the others are its fields);
-  /// otherwise `type` is looked up first, then the members are walked again.
+  /// The index in `cases` of the event at `event` and where its fields' values are (nil when
+  /// it has no member but `type`), or the refusal, in ``decode(_:)``'s order. One pass over
+  /// the members when `type` comes first and once, as clients write it (its first member tells
+  /// the event, the others are its fields); otherwise `type` is looked up first, then the
+  /// members are walked again.
   @usableFromInline
-  func locate(_ event: JSONCursor) throws(EventRefusal) -> (index: Int, found: FoundFields) {
+  func locate(_ event: JSONCursor) throws(EventRefusal) -> (index: Int, found: FoundFields?) {
     // The usual event, its `type` alone and plain (`{"type":"increment"}`): one short scan.
     if let type = event.soleStringMember("type"),
       let match = typeBytes.firstIndex(where: { type.hasSameBytes(as: $0) })
     {
-      return (match, FoundFields(fields[match]))
+      return (match, nil)
     }
     var index = -1
     var found = FoundFields([])

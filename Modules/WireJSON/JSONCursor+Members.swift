@@ -67,7 +67,7 @@ extension JSONCursor {
     walker.skipWhitespace()
     guard walker.peek == .quote else { return nil }
     let start = walker.position + 1
-    var index = start
+    var index = plainRun(at: start)
     while index < end, bytes[index] != .quote {
       if bytes[index] == .backslash { return nil }
       index += 1

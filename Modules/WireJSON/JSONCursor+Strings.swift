@@ -51,20 +51,9 @@ extension JSONCursor {
   /// no allocation.
   @inline(never)
   mutating func scanString(decoding decoded: inout [UInt8]) throws(JSONError) -> RawString {
+    if let plain = scanPlainString() { return plain }
     let opening = position
-    // The usual string: printable ASCII without escapes, read with locals only, eight bytes
-    // at a time while they are all plain (``plainRun(at:)``), then byte by byte.
     let bytes = self.bytes
-    var index = plainRun(at: opening + 1)
-    while index < end {
-      let byte = bytes[index]
-      if byte == .quote {
-        position = index + 1
-        return RawString(quote: opening, close: index, escaped: false)
-      }
-      guard byte >= 0x20 && byte < 0x80 && byte != .backslash else { break }
-      index += 1
-    }
     position += 1
     var segmentStart = position
     var escaped = false
@@ -102,12 +91,36 @@ extension JSONCursor {
     throw JSONError(.syntax, "unterminated string starting at byte \(opening)", at: end)
   }
 
+  /// Moves past the string whose opening quote is at `position` when it is the usual string,
+  /// printable ASCII without escapes, and returns it; else returns nil and leaves `position`
+  /// alone, for ``scanString(decoding:)`` to read it again with every check. Inlined where
+  /// the tokenizer meets a key or a string value: the call and the decoding buffer
+  /// `scanString` needs cost more than reading a short key.
+  @inline(__always)
+  mutating func scanPlainString() -> RawString? {
+    let opening = position
+    // Read with locals only, eight bytes at a time while they are all plain
+    // (``plainRun(at:)``), then byte by byte.
+    let bytes = self.bytes
+    var index = plainRun(at: opening + 1)
+    while index < end {
+      let byte = bytes[index]
+      if byte == .quote {
+        position = index + 1
+        return RawString(quote: opening, close: index, escaped: false)
+      }
+      guard byte >= 0x20 && byte < 0x80 && byte != .backslash else { return nil }
+      index += 1
+    }
+    return nil
+  }
+
   /// The offset of the first byte at or after `start` that is not plain string content
   /// (printable ASCII other than `"` and `\`), or an offset of the last few bytes, fewer than
   /// eight, that it did not look at: it reads eight bytes a step as one word and tests all
   /// eight at once. The byte loop after it decides what that byte is.
   @inline(__always)
-  private func plainRun(at start: Int) -> Int {
+  func plainRun(at start: Int) -> Int {
     var index = start
     guard let base = bytes.baseAddress else { return index }
     let ones: UInt64 = 0x0101_0101_0101_0101

@@ -37,16 +37,18 @@ public struct JSONCursor {
   /// it: the same errors at the same offsets) without building anything, and leaves the
   /// cursor at its value. The reads that follow trust this check.
   public mutating func readDocument() throws(JSONError) {
-    try readDocument(notingMembers: { _, _ in })
+    try readDocument(notingMembers: { _, _, _ in })
   }
 
   /// ``readDocument()``, calling `member` with each member of the document's object (when it
   /// is one) as the check passes it, so that a reader of the top level needs no second pass:
-  /// the key's text as bytes (its escapes decoded; valid during the call only) and where its
-  /// value starts (a cursor there: `JSONCursor(bytes, at:)`). No key or cursor is made per
+  /// the key's text as bytes (its escapes decoded; valid during the call only), where its
+  /// value starts (a cursor there: `JSONCursor(bytes, at:)`) and, when the value is a string
+  /// of printable ASCII without escapes, where its closing quote is (else -1: its text is
+  /// then `value + 1 ..< plainEnd`, read by the check already). No key or cursor is made per
   /// member: this is the request head's reader, on every request.
   package mutating func readDocument(
-    notingMembers member: (_ key: UnsafeRawBufferPointer, _ value: Int) -> Void
+    notingMembers member: (_ key: UnsafeRawBufferPointer, _ value: Int, _ plainEnd: Int) -> Void
   ) throws(JSONError) {
     skipWhitespace()
     let start = position
@@ -56,12 +58,18 @@ public struct JSONCursor {
       try enterObject()
       while let raw = try nextMember(first: first, decodingKey: &key) {
         first = false
-        if raw.escaped {
-          key.withUnsafeBytes { member($0, position) }
+        let value = position
+        var plainEnd = -1
+        if peek == .quote, let text = scanPlainString() {
+          plainEnd = text.close
         } else {
-          member(content(raw), position)
+          try skipValue()
         }
-        try skipValue()
+        if raw.escaped {
+          key.withUnsafeBytes { member($0, value, plainEnd) }
+        } else {
+          member(content(raw), value, plainEnd)
+        }
       }
     } else {
       try skipValue()
@@ -108,6 +116,7 @@ public struct JSONCursor {
         try skipValue()
       }
     case .quote:
+      if scanPlainString() != nil { return }
       var decoded: [UInt8] = []
       _ = try scanString(decoding: &decoded)
     case .minus, UInt8.digit0...UInt8.digit9: _ = try parseNumber()
@@ -132,12 +141,15 @@ public struct JSONCursor {
     position = start + count
   }
 
-  @inline(never)
+  @inline(__always)
   private mutating func enterContainer() throws(JSONError) {
     depth += 1
-    if depth > maxDepth {
-      throw JSONError(.nestingTooDeep, "nesting deeper than \(maxDepth) levels", at: position)
-    }
+    if depth > maxDepth { throw tooDeep() }
+  }
+
+  @inline(never)
+  private func tooDeep() -> JSONError {
+    JSONError(.nestingTooDeep, "nesting deeper than \(maxDepth) levels", at: position)
   }
 
   /// Enters the array whose `[` is at `position`.
@@ -202,7 +214,12 @@ public struct JSONCursor {
     guard peek == .quote else {
       throw unexpected(expected: first ? "string key or '}'" : "string key after ','")
     }
-    let key = try scanString(decoding: &decoded)
+    let key: RawString
+    if let plain = scanPlainString() {
+      key = plain
+    } else {
+      key = try scanString(decoding: &decoded)
+    }
     skipWhitespace()
     guard peek == .colon else { throw unexpected(expected: "':' after object key") }
     position += 1

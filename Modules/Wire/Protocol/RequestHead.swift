@@ -24,6 +24,9 @@ public struct RequestHead: Sendable {
   /// one pass that read `id` and `op`: every `send` reads both.
   @usableFromInline let feature: Int
   @usableFromInline let event: Int
+  /// Where the closing quote of `feature`'s value is when it is a string of printable ASCII
+  /// without escapes (as a feature's name always is), else -1: found by the same pass.
+  @usableFromInline let featureEnd: Int
 
   /// Reads the `id` and `op` of one frame.
   ///
@@ -36,31 +39,39 @@ public struct RequestHead: Sendable {
     let head = frame.withUnsafeBytes { bytes in
       Result { () throws(RequestError) -> Head in try Self.read(bytes) }
     }
-    (id, op, feature, event) = try head.get()
+    (id, op, feature, featureEnd, event) = try head.get()
     self.frame = frame
   }
 
-  private typealias Head = (id: RequestID?, op: String, feature: Int, event: Int)
+  private typealias Head = (id: RequestID?, op: String, feature: Int, featureEnd: Int, event: Int)
 
   private static func read(_ bytes: UnsafeRawBufferPointer) throws(RequestError) -> Head {
     var cursor = JSONCursor(bytes)
     var idValue: JSONCursor?
     var opValue: JSONCursor?
+    var opEnd = -1
     var feature = -1
+    var featureEnd = -1
     var event = -1
     do {
       // One pass: the whole frame checked, and the members the head wants noted on the way,
-      // their keys compared as bytes (a key with escapes, rare, decoded first).
-      try cursor.readDocument(notingMembers: { name, value in
+      // their keys compared as bytes (a key with escapes, rare, decoded first), and where the
+      // text of `op` and `feature` ends when it is plain, as the check found it.
+      try cursor.readDocument(notingMembers: { name, value, plainEnd in
         switch name.count {
         case 2:
           if name.spells("op") {
             opValue = JSONCursor(bytes, at: value)
+            opEnd = plainEnd
           } else if name.spells("id") {
             idValue = JSONCursor(bytes, at: value)
           }
         case 5: if name.spells("event") { event = value }
-        case 7: if name.spells("feature") { feature = value }
+        case 7:
+          if name.spells("feature") {
+            feature = value
+            featureEnd = plainEnd
+          }
         default: break
         }
       })
@@ -85,14 +96,16 @@ public struct RequestHead: Sendable {
     }
     guard let opValue else { throw RequestError(id: id, error: .missingField("op")) }
     // A known op is its constant (compared as bytes: no String made per request).
-    if let text = plainString(at: opValue.position, in: bytes), let known = knownOp(text) {
-      return (id, known, feature, event)
+    if opEnd >= 0,
+      let known = knownOp(UnsafeRawBufferPointer(rebasing: bytes[(opValue.position + 1)..<opEnd]))
+    {
+      return (id, known, feature, featureEnd, event)
     }
     guard let op = opValue.string else {
       throw RequestError(
         id: id, error: .invalidField("op", expected: "a string", got: opValue.typeName))
     }
-    return (id, op, feature, event)
+    return (id, op, feature, featureEnd, event)
   }
 
   /// The protocol's op (one of `Request.Op.all`, the constant itself) these bytes spell, or
@@ -121,24 +134,6 @@ public struct RequestHead: Sendable {
     }
   }
 
-  /// The text of the string at `position` of a checked document when it is written without
-  /// escapes, else nil.
-  @usableFromInline
-  static func plainString(
-    at position: Int, in bytes: UnsafeRawBufferPointer
-  )
-    -> UnsafeRawBufferPointer?
-  {
-    // The document is checked: a string's closing quote comes before its end.
-    guard bytes[position] == UInt8(ascii: "\"") else { return nil }
-    var index = position + 1
-    while bytes[index] != UInt8(ascii: "\"") {
-      if bytes[index] == UInt8(ascii: "\\") { return nil }
-      index += 1
-    }
-    return UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<index])
-  }
-
   /// Runs `body` with a cursor at the value of the member `name` (the last one when the key
   /// is repeated), or nil when the request has none. The cursor reads the frame's bytes: use
   /// it inside `body` only.
@@ -158,17 +153,16 @@ public struct RequestHead: Sendable {
     return try found.get()
   }
 
-  /// Runs `body` with the bytes of the `feature` member's text when it is a string written
-  /// without escapes (as a feature's name of letters, digits, `.`, `-` and `_` always is),
-  /// else returns nil: to find the feature without making a `String` per request.
+  /// Runs `body` with the bytes of the `feature` member's text when it is a string of printable
+  /// ASCII without escapes (as a feature's name of letters, digits, `.`, `-` and `_` always
+  /// is), else returns nil: to find the feature without making a `String` per request.
   @inlinable
   public func withPlainFeatureName<Result>(
     _ body: (UnsafeRawBufferPointer) -> Result?
   ) -> Result? {
-    guard feature >= 0 else { return nil }
+    guard featureEnd >= 0 else { return nil }
     return frame.withUnsafeBytes { bytes -> Result? in
-      guard let name = Self.plainString(at: feature, in: bytes) else { return nil }
-      return body(name)
+      body(UnsafeRawBufferPointer(rebasing: bytes[(feature + 1)..<featureEnd]))
     }
   }
 
