@@ -97,13 +97,26 @@ extension JournalStorage {
     mutating func empty() {
       let keep = records.bytes.capacity <= 1 << 20
       records.removeAll()
-      // Only lists that hold something: emptying an empty one still takes Array's general
-      // replaceSubrange (about 50 instructions).
-      if !changes.isEmpty { changes.removeAll(keepingCapacity: keep) }
-      if !completions.isEmpty { completions.removeAll(keepingCapacity: keep) }
-      if !staged.isEmpty { staged.removeAll(keepingCapacity: keep) }
-      if !taken.isEmpty { taken.removeAll(keepingCapacity: keep) }
+      changes.empty(keepingCapacity: keep)
+      completions.empty(keepingCapacity: keep)
+      staged.empty(keepingCapacity: keep)
+      taken.empty(keepingCapacity: keep)
       connections = 0
+    }
+  }
+}
+
+extension Array {
+  /// Removes every element, keeping the storage when `keep` is set. A batch's lists hold one
+  /// element most of the time (one bloc, one change): that one goes by `removeLast()`, about
+  /// 40 instructions, where `removeAll(keepingCapacity:)` takes Array's general
+  /// replaceSubrange, about 160 even for one element (and 50 for none, so an empty list is
+  /// left as it is).
+  fileprivate mutating func empty(keepingCapacity keep: Bool) {
+    if count == 1 {
+      removeLast()
+    } else if !isEmpty {
+      removeAll(keepingCapacity: keep)
     }
   }
 }
