@@ -137,32 +137,33 @@ final class TurnReplies {
 /// when a reply is about a newer change; its replies all show the newest stored state, as a
 /// reply produced one by one would, since the turn's batch was written before).
 struct StoredStates {
-  private struct Reads {
-    let feature: Feature
-    let progress: StoreProgress
-    var snapshot: StateSnapshot?
-  }
-  // The first feature's reads, field by field (an optional struct of them would be copied
-  // and destroyed through generic code on every use), and those of the others: an array only
-  // for a turn that replies for several features, no allocation in the usual turn.
+  // The first feature's reads, field by field (a struct of them, optional until read, would
+  // be copied and destroyed through generic code on every use), and the other features',
+  // each in a StoredStates of its own: an array only for a turn that replies for several
+  // features, no allocation in the usual turn.
   private var feature: Feature?
   private var progress = StoreProgress.nothingPersisted
   private var snapshot: StateSnapshot?
-  private var others: [Reads] = []
+  private var others: [StoredStates] = []
 
   /// Where the reads of `feature` are, read now unless the turn read them already: -1 for the
   /// first feature's, else their index in `others`.
   private mutating func find(_ feature: Feature) -> Int {
     guard let first = self.feature else {
-      self.feature = feature
-      (progress, snapshot) = feature.storeProgress()
+      read(feature)
       return -1
     }
     if first === feature { return -1 }
     if let index = others.firstIndex(where: { $0.feature === feature }) { return index }
-    let (progress, snapshot) = feature.storeProgress()
-    others.append(Reads(feature: feature, progress: progress, snapshot: snapshot))
+    var reads = StoredStates()
+    reads.read(feature)
+    others.append(reads)
     return others.count - 1
+  }
+
+  private mutating func read(_ feature: Feature) {
+    self.feature = feature
+    (progress, snapshot) = feature.storeProgress()
   }
 
   /// Whether the change `sequence` of `feature` is stored, its write failed, or it is still on
