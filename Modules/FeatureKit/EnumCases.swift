@@ -8,9 +8,11 @@
 /// EnumCases.names(of: CounterEvent.self)  // ["set", "increment", "decrement", "reset"]
 /// EnumCases.names(of: Int.self)           // nil: not an enum
 /// ```
-/// Only used to check declarations, never to handle events. Reads the layout the Swift ABI
-/// fixes (TargetEnumMetadata, TargetEnumDescriptor, FieldDescriptor); nil when the type is not
-/// an enum or carries no field records (built with reflection metadata stripped).
+/// Names and payload types are read when a declaration is made or checked, never per event;
+/// a value's case is read per event by `tag(of:)` (EnumCases+Tag.swift). Reads the layout
+/// the Swift ABI fixes (TargetEnumMetadata, TargetEnumDescriptor, FieldDescriptor); nil when
+/// the type is not an enum or carries no field records (built with reflection metadata
+/// stripped).
 public enum EnumCases {
   public static func names(of type: Any.Type) -> [String]? {
     guard let fields = FieldRecords(type) else { return nil }

@@ -23,9 +23,9 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// Each declared event's fields, by index in `cases`, in a type that does not depend on
   /// `Event` (read on every request).
   let fields: [[FieldShape]]
-  /// The declared event of each case of the enum, by the case's tag (``EnumTag``); nil when
-  /// tags cannot be read (not an enum, or built without reflection metadata), and then an
-  /// event's case is found by its name. Of types that do not depend on `Event`, so that the
+  /// The declared event of each case of the enum, by the case's tag (`EnumCases.tag(of:)`);
+  /// nil when tags cannot be read (not an enum, or built without reflection metadata), and
+  /// then an event's case is found by its name. Of types that do not depend on `Event`, so that the
   /// common path runs no generic code.
   let byTag: [TaggedCase]?
 
@@ -41,7 +41,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
       byType[item.type] = index
     }
     self.byType = byType
-    if EnumTag.isReadable(Event.self), let names = EnumCases.names(of: Event.self) {
+    if EnumCases.isReadable(Event.self), let names = EnumCases.names(of: Event.self) {
       byTag = names.map { name in
         guard let index = byType[name] else { return TaggedCase(index: -1, bare: nil) }
         return TaggedCase(
@@ -62,7 +62,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// once, without allocating; one with fields reads them back from its case's payload.
   public func write(_ event: Event, to json: inout JSONWriter) throws {
     if let byTag {
-      let tag = EnumTag.of(event)
+      let tag = EnumCases.tag(of: event)
       if tag < byTag.count, let bare = byTag[tag].bare { return json.raw(bare) }
     }
     try write(event, to: &json, byName: false)
@@ -80,7 +80,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// has none.
   func caseIndex(of event: Event) -> Int? {
     guard let byTag else { return caseIndex(named: event) }
-    let tag = EnumTag.of(event)
+    let tag = EnumCases.tag(of: event)
     guard tag < byTag.count, byTag[tag].index >= 0 else { return nil }
     return byTag[tag].index
   }

@@ -50,7 +50,7 @@ struct PayloadReader<Event: Sendable, Payload>: Sendable {
 
   init(_ type: String) {
     self.type = type
-    guard EnumTag.isReadable(Event.self),
+    guard EnumCases.isReadable(Event.self),
       let (tag, carried) = EnumCases.payload(ofCase: type, in: Event.self),
       carried == Payload.self
     else {
@@ -64,11 +64,11 @@ struct PayloadReader<Event: Sendable, Payload>: Sendable {
   /// with `Mirror` in any case.
   func payload(of event: Event, byName: Bool) throws(PayloadMismatch) -> Payload {
     // The tag is checked again, so that memory is only ever read as the case it holds.
-    if !byName, let tag, EnumTag.of(event) == tag {
+    if !byName, let tag, EnumCases.tag(of: event) == tag {
       return withUnsafeTemporaryAllocation(of: Event.self, capacity: 1) { buffer in
         let address = buffer.baseAddress!
         address.initialize(to: event)
-        EnumTag.projectPayload(at: address)
+        EnumCases.projectPayload(at: address)
         return UnsafeMutableRawPointer(address).assumingMemoryBound(to: Payload.self).move()
       }
     }

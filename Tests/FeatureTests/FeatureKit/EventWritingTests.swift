@@ -134,12 +134,12 @@ import Wire
   @Test func aCaseTheTagsCannotReadIsFoundByName() throws {
     // Not an enum: no tags, so its case is looked up by name as before (and, having none
     // declared, it cannot be written).
-    #expect(!EnumTag.isReadable(Loose.self))
+    #expect(!EnumCases.isReadable(Loose.self))
     #expect(Loose.declaration.byTag == nil)
     var json = JSONWriter()
     #expect(throws: JSONWriter.Unwritable.self) { try Loose(type: "one").write(to: &json) }
-    #expect(!EnumTag.isReadable(Int.self))
-    #expect(!EnumTag.isReadable(CounterEvent?.self))
+    #expect(!EnumCases.isReadable(Int.self))
+    #expect(!EnumCases.isReadable(CounterEvent?.self))
   }
 
   @Test func payloadsDeclaredOtherwiseButCastableAreWritten() throws {

@@ -4,19 +4,19 @@
 /// every change the journal stores.
 ///
 /// ```swift
-/// EnumTag.isReadable(CounterEvent.self)   // true
-/// EnumTag.of(CounterEvent.set(5))          // 0: payload cases first, as EnumCases lists them
-/// EnumTag.of(CounterEvent.increment)       // 1
+/// EnumCases.isReadable(CounterEvent.self)   // true
+/// EnumCases.tag(of: CounterEvent.set(5))     // 0: payload cases first, as names(of:) lists them
+/// EnumCases.tag(of: CounterEvent.increment)  // 1
 /// ```
-/// The tag indexes the names ``EnumCases/names(of:)`` reads: the runtime names a case the same
-/// way (`Mirror` and `String(describing:)` call `getEnumTag`, then read that field record).
+/// The tag indexes the names `names(of:)` reads: the runtime names a case the same way
+/// (`Mirror` and `String(describing:)` call `getEnumTag`, then read that field record).
 /// Reads the layout the Swift ABI fixes (include/swift/ABI/ValueWitness.def, Metadata.h): the
 /// value witness table's address is the word before the metadata; in it, 8 function pointers,
 /// size, stride, flags (32 bits) and the extra inhabitant count (32 bits), then `getEnumTag`
 /// when the flags say the table has the enum witnesses. The witness is `swiftcall`, which for
 /// two pointers in and a 32-bit integer out passes them as the C convention does (the Swift
 /// runtime's own Reflection module calls it as `@convention(c)`).
-enum EnumTag {
+extension EnumCases {
   /// `getEnumTag(value, metadata)`.
   private typealias GetEnumTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
 
@@ -30,7 +30,7 @@ enum EnumTag {
 
   /// The tag of `value`'s case: its index among the cases, those with a payload first. Only
   /// for a type ``isReadable(_:)`` accepts.
-  static func of<Value>(_ value: Value) -> Int {
+  static func tag<Value>(of value: Value) -> Int {
     let metadata = unsafeBitCast(Value.self, to: UnsafeRawPointer.self)
     let getEnumTag = unsafeBitCast(
       witnesses(metadata).load(fromByteOffset: flagsOffset + 8, as: UnsafeRawPointer.self),
