@@ -187,7 +187,9 @@ public struct JSONCursor {
   }
 
   /// Reads the next member's key and its `:` and stops at its value, or moves past the
-  /// object's `}` (nil).
+  /// object's `}` (nil). Inlined into its two callers (the document's top level and
+  /// skipValue): a call per member cost more than its work on a request's short keys.
+  @inline(__always)
   mutating func nextMember(
     first: Bool, decodingKey decoded: inout [UInt8]
   ) throws(JSONError) -> RawString? {
