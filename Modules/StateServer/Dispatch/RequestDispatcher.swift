@@ -201,6 +201,11 @@ public final class RequestDispatcher: ConnectionDelegate {
   /// for the first of them brings.
   private func writeTurnReplies(_ connections: TurnConnections) {
     var stored = StoredStates()
+    // One wait per pass for the usual single feature, for its first change still on its way
+    // (the connections come in no order of their changes): a wait for a later one would hold
+    // the earlier ones' replies until it is stored. Another feature's connections ask apiece.
+    var feature: Feature?
+    var first = UInt64.max
     for index in 0..<connections.count {
       guard let turn = connections.session(at: index) as? TurnReplies else { continue }
       let written = turn.writeReplies(statistics, &stored) { lines in
@@ -208,8 +213,14 @@ public final class RequestDispatcher: ConnectionDelegate {
       }
       guard !written, let reply = turn.firstWaiting else { continue }
       connections.awaitStore(at: index)
-      storeWakes.wake(connections, when: reply.feature, stores: reply.changed)
+      if feature == nil { feature = reply.feature }
+      if feature === reply.feature {
+        first = min(first, reply.changed)
+      } else {
+        storeWakes.wake(connections, when: reply.feature, stores: reply.changed)
+      }
     }
+    if let feature { storeWakes.wake(connections, when: feature, stores: first) }
   }
 
   public func connectionClosed(_ connection: Connection) {
