@@ -20,6 +20,8 @@ extension JournalStorage {
   /// are written when less than a quarter of that is left. Writing and syncing them takes
   /// about as long as a few syncs of a batch, whatever their number.
   static let zeroAhead = 1 << 20
+  /// The zeros written, a block at a time: allocated once, not per step.
+  static let zeros = [UInt8](repeating: 0, count: 64 << 10)
   /// Zeros are written only while the file system has this much room left.
   static let roomForZeros = 64 << 20
 
@@ -48,8 +50,14 @@ extension JournalStorage {
       let end = journal.length + Self.zeroAhead
       let name = path + "/" + JournalFiles.journalName(journal.generation)
       do {
-        try [UInt8](repeating: 0, count: end - start).withUnsafeBytes {
-          try JournalFiles.write(journal.fd, $0, at: start, path: name)
+        var offset = start
+        while offset < end {
+          let count = min(end - offset, Self.zeros.count)
+          try Self.zeros.withUnsafeBytes { zeros in
+            let part = UnsafeRawBufferPointer(rebasing: zeros[..<count])
+            try JournalFiles.write(journal.fd, part, at: offset, path: name)
+          }
+          offset += count
         }
         try JournalFiles.syncData(journal.fd, path: name)
         journal.zeroed = end
