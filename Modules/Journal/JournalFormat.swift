@@ -64,13 +64,15 @@ enum JournalFormat {
   /// Completes the record whose value lies at `value` in `buffer`, right after its header of
   /// `headerSize` bytes (``header(_:key:into:)``): the payload's length and checksum.
   static func seal(value: Range<Int>, headerSize: Int, in buffer: inout [UInt8]) {
+    buffer.withUnsafeMutableBytes { seal(value: value, headerSize: headerSize, in: $0) }
+  }
+
+  static func seal(value: Range<Int>, headerSize: Int, in all: UnsafeMutableRawBufferPointer) {
     let start = value.lowerBound - headerSize
     let payload = (start + recordHeaderSize)..<value.upperBound
-    buffer.withUnsafeMutableBytes { all in
-      let checksum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: all[payload]))
-      all.storeBytes(of: UInt32(payload.count).littleEndian, toByteOffset: start, as: UInt32.self)
-      all.storeBytes(of: checksum.littleEndian, toByteOffset: start + 4, as: UInt32.self)
-    }
+    let checksum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: all[payload]))
+    all.storeBytes(of: UInt32(payload.count).littleEndian, toByteOffset: start, as: UInt32.self)
+    all.storeBytes(of: checksum.littleEndian, toByteOffset: start + 4, as: UInt32.self)
   }
 
   static func appendUInt32(_ value: UInt32, to buffer: inout [UInt8]) {

@@ -7,8 +7,8 @@ extension JournalStorage {
     /// The batch's records, one after another: staged blocs write their values straight in,
     /// after the header ``JournalFormat`` completes once each value is there.
     var records = StagedValues()
-    /// Each record's key, and its value's place in `records.bytes` (nil: the key removed).
-    var changes: [(key: String, value: Range<Int>?)] = []
+    /// The records, a run of them per change or staged bloc: their key once per run.
+    var runs: [Run] = []
     var completions: [@Sendable ((any Error)?) -> Void] = []
     /// Blocs whose newest state goes into this batch, taken when it is written.
     var staged: [any StagedState] = []
@@ -32,6 +32,17 @@ extension JournalStorage {
 
     var isEmpty: Bool { completions.isEmpty && staged.isEmpty }
 
+    /// Records one after another under one key: values `records` of ``StagedValues/values``
+    /// (one per record: a removal's is empty).
+    struct Run {
+      let key: String
+      let removal: Bool
+      let records: Range<Int>
+    }
+
+    /// How many records the batch holds.
+    var recordCount: Int { records.values.count }
+
     /// Adds the record of a change: `value` stored under `key`, or `key` removed when nil.
     mutating func add(_ key: String, _ value: [UInt8]?) {
       JournalFormat.header(value == nil ? .remove : .put, key: key, into: &records.prefix)
@@ -53,13 +64,16 @@ extension JournalStorage {
       return true
     }
 
-    /// Completes the records of the values from `first` on, and notes their changes.
+    /// Completes the records of the values from `first` on, and notes them as a run.
     private mutating func seal(from first: Int, key: String, removal: Bool = false) {
-      for index in first..<records.values.count {
-        let value = records.values[index]
-        JournalFormat.seal(value: value, headerSize: records.prefix.count, in: &records.bytes)
-        changes.append((key, removal ? nil : value))
+      let headerSize = records.prefix.count
+      let values = records.values
+      records.bytes.withUnsafeMutableBytes { bytes in
+        for index in first..<values.count {
+          JournalFormat.seal(value: values[index], headerSize: headerSize, in: bytes)
+        }
       }
+      runs.append(Run(key: key, removal: removal, records: first..<values.count))
     }
 
     /// Whether writing should start now for work just added (and marks it started).
@@ -97,7 +111,7 @@ extension JournalStorage {
     mutating func empty() {
       let keep = records.bytes.capacity <= 1 << 20
       records.removeAll()
-      changes.empty(keepingCapacity: keep)
+      runs.empty(keepingCapacity: keep)
       completions.empty(keepingCapacity: keep)
       staged.empty(keepingCapacity: keep)
       taken.empty(keepingCapacity: keep)

@@ -90,7 +90,10 @@ extension JournalStorage {
       let (error, due) = writeBatch(batch)
       if let started { (served, syncTime) = (batch.connections, .now - started) }
       if error == nil {
-        kept.withLock { $0.keep(batch.changes, batch.records.bytes, history: limits.history) }
+        kept.withLock {
+          $0.keep(
+            batch.runs, batch.records.values, batch.records.bytes, history: limits.history)
+        }
       }
       for completion in batch.completions { completion(error) }
       for source in batch.taken { source.writeEnded(error) }
@@ -164,7 +167,7 @@ extension JournalStorage {
           throw error
         }
         journal.length += batch.records.bytes.count
-        journal.records += batch.changes.count
+        journal.records += batch.recordCount
         journal.batches += 1
         if syncPolicy == .deferred {
           journal.dirty = true
@@ -175,7 +178,7 @@ extension JournalStorage {
         return (nil, due)
       } catch {
         let failure = PersistenceError.writeFailed(
-          key: batch.changes.map(\.key).uniqued().joined(separator: ","),
+          key: batch.runs.map(\.key).uniqued().joined(separator: ","),
           reason: String(describing: error))
         return (failure, BatchEffects())
       }

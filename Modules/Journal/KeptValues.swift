@@ -24,41 +24,41 @@ struct KeptValues: Sendable {
     self.retained = retained
   }
 
-  /// Makes the values a batch just wrote (`changes`, their bytes in `bytes`) their keys'
-  /// values, and the newest of their keys' history when `history` values are kept per key; a
-  /// removed key's history goes with it.
+  /// Makes the values a batch just wrote their keys' values, and the newest of their keys'
+  /// history when `history` values are kept per key; a removed key's history goes with it.
+  /// `runs` are the batch's records, a run of them per key in turn (``JournalStorage/Batch``),
+  /// whose values lie in `bytes` at `ranges`.
   mutating func keep(
-    _ changes: [(key: String, value: Range<Int>?)], _ bytes: [UInt8], history: Int
+    _ runs: [JournalStorage.Batch.Run], _ ranges: [Range<Int>], _ bytes: [UInt8], history: Int
   ) {
-    for index in changes.indices {
-      let change = changes[index]
-      guard let range = change.value else {
-        values[change.key] = nil
-        retained[change.key] = nil
-        last = nil
-        continue
-      }
-      let found = slots(of: change.key, history: history)
-      // A bloc's changes come one after another: only the last of a run of one key is its
-      // value, each is in its history.
-      if index + 1 == changes.count || changes[index + 1].key != change.key {
+    bytes.withUnsafeBytes { bytes in
+      for run in runs {
+        guard !run.removal else {
+          values[run.key] = nil
+          retained[run.key] = nil
+          last = nil
+          continue
+        }
+        guard let newest = run.records.last.map({ ranges[$0] }) else { continue }
+        let found = slots(of: run.key, history: history)
+        // Only the last of a run is its key's value; each is in its history.
+        let value = UnsafeRawBufferPointer(rebasing: bytes[newest])
         if let slot = found.value {
           // Into the storage of the value it replaces, when no snapshot shares that one.
-          values.values[slot].replaceSubrange(
-            values.values[slot].startIndex..., with: bytes[range])
+          values.values[slot].replaceSubrange(values.values[slot].startIndex..., with: value)
         } else {
-          values[change.key] = Array(bytes[range])
+          values[run.key] = Array(value)
           last = nil
         }
-      }
-      guard history > 0 else { continue }
-      if let slot = found.history {
-        retained.values[slot].append(bytes[range])
-      } else {
-        var values = RetainedValues(limit: history)
-        values.append(bytes[range])
-        retained[change.key] = values
-        last = nil
+        guard history > 0 else { continue }
+        if let slot = found.history {
+          retained.values[slot].append(ranges[run.records], of: bytes)
+        } else {
+          var values = RetainedValues(limit: history)
+          values.append(ranges[run.records], of: bytes)
+          retained[run.key] = values
+          last = nil
+        }
       }
     }
   }

@@ -66,9 +66,9 @@ import Testing
     reopened.close()
   }
 
-  /// Kept values lie one after another in one log per key, whose front goes in one move once
-  /// as many values as the limit (at least 16) fell off: values of every length come back
-  /// whole, before and after such moves, and after reopening.
+  /// Kept values lie whole in one byte ring per key, which wraps round its end and grows when
+  /// a value finds no room: values of every length come back whole, before and after such
+  /// moves, and after reopening.
   @Test func historyOfValuesOfEveryLengthOutlivesItsLogsMoves() throws {
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
