@@ -26,7 +26,17 @@ enum CRC32 {
   }()
 
   static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-    guard var next = bytes.baseAddress else { return 0 }
+    update(start, with: bytes) ^ 0xFFFF_FFFF
+  }
+
+  /// The running value before any byte: ``update(_:with:)`` continues from it, and the
+  /// checksum is the running value after the last byte with every bit flipped.
+  static let start: UInt32 = 0xFFFF_FFFF
+
+  /// The running value after `bytes` follow those `crc` was computed over: the records of one
+  /// key share the bytes in front of their value, summed once for all of them.
+  static func update(_ crc: UInt32, with bytes: UnsafeRawBufferPointer) -> UInt32 {
+    guard let base = bytes.baseAddress else { return crc }
     return tables.withUnsafeBufferPointer { t in
       // The eight bytes of `word` (little-endian), followed by `k` more bytes.
       @inline(__always) func fold(_ word: UInt64, before k: Int) -> UInt32 {
@@ -40,8 +50,9 @@ enum CRC32 {
           ^ t[(k + 1) * 256 + Int((word >> 48) & 0xFF)] ^ t[k * 256 + Int(word >> 56)]
         return low ^ high
       }
+      var next = base
       var left = bytes.count
-      var crc: UInt32 = 0xFFFF_FFFF
+      var crc = crc
       while left >= 16 {
         let first = next.loadUnaligned(as: UInt64.self).littleEndian ^ UInt64(crc)
         let second = (next + 8).loadUnaligned(as: UInt64.self).littleEndian
@@ -54,12 +65,21 @@ enum CRC32 {
         next += 8
         left -= 8
       }
-      while left > 0 {
-        crc = t[Int((crc ^ UInt32(next.load(as: UInt8.self))) & 0xFF)] ^ (crc >> 8)
-        next += 1
-        left -= 1
+      if left >= 4 {
+        // Four bytes at once, as the eight above: the word's bytes, followed by none.
+        let word = next.loadUnaligned(as: UInt32.self).littleEndian ^ crc
+        crc =
+          t[3 * 256 + Int(word & 0xFF)] ^ t[2 * 256 + Int((word >> 8) & 0xFF)]
+          ^ t[256 + Int((word >> 16) & 0xFF)] ^ t[Int(word >> 24)]
+        next += 4
+        left -= 4
       }
-      return crc ^ 0xFFFF_FFFF
+      for index in 0..<left {
+        crc =
+          t[Int((crc ^ UInt32(next.load(fromByteOffset: index, as: UInt8.self))) & 0xFF)]
+          ^ (crc >> 8)
+      }
+      return crc
     }
   }
 }

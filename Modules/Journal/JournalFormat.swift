@@ -69,9 +69,30 @@ enum JournalFormat {
 
   static func seal(value: Range<Int>, headerSize: Int, in all: UnsafeMutableRawBufferPointer) {
     let start = value.lowerBound - headerSize
-    let payload = (start + recordHeaderSize)..<value.upperBound
-    let checksum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: all[payload]))
-    all.storeBytes(of: UInt32(payload.count).littleEndian, toByteOffset: start, as: UInt32.self)
+    let header = UnsafeRawBufferPointer(
+      rebasing: all[(start + recordHeaderSize)..<value.lowerBound])
+    seal(
+      value: value, headerSize: headerSize, headerSum: CRC32.update(CRC32.start, with: header),
+      in: all)
+  }
+
+  /// The running checksum of the payload's part in `header` (``header(_:key:into:)``: kind
+  /// and key), the same for every record made from it: ``seal(value:headerSize:headerSum:in:)``
+  /// goes on from it over each value.
+  static func headerSum(_ header: [UInt8]) -> UInt32 {
+    header.withUnsafeBytes {
+      CRC32.update(CRC32.start, with: UnsafeRawBufferPointer(rebasing: $0[recordHeaderSize...]))
+    }
+  }
+
+  static func seal(
+    value: Range<Int>, headerSize: Int, headerSum: UInt32, in all: UnsafeMutableRawBufferPointer
+  ) {
+    let start = value.lowerBound - headerSize
+    let length = headerSize - recordHeaderSize + value.count
+    let checksum =
+      CRC32.update(headerSum, with: UnsafeRawBufferPointer(rebasing: all[value])) ^ 0xFFFF_FFFF
+    all.storeBytes(of: UInt32(length).littleEndian, toByteOffset: start, as: UInt32.self)
     all.storeBytes(of: checksum.littleEndian, toByteOffset: start + 4, as: UInt32.self)
   }
 

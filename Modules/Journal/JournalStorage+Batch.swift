@@ -68,9 +68,12 @@ extension JournalStorage {
     private mutating func seal(from first: Int, key: String, removal: Bool = false) {
       let headerSize = records.prefix.count
       let values = records.values
+      // The kind and key in front of each value are summed once for the run.
+      let headerSum = JournalFormat.headerSum(records.prefix)
       records.bytes.withUnsafeMutableBytes { bytes in
         for index in first..<values.count {
-          JournalFormat.seal(value: values[index], headerSize: headerSize, in: bytes)
+          JournalFormat.seal(
+            value: values[index], headerSize: headerSize, headerSum: headerSum, in: bytes)
         }
       }
       runs.append(Run(key: key, removal: removal, records: first..<values.count))

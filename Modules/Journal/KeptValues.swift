@@ -45,7 +45,7 @@ struct KeptValues: Sendable {
         let value = UnsafeRawBufferPointer(rebasing: bytes[newest])
         if let slot = found.value {
           // Into the storage of the value it replaces, when no snapshot shares that one.
-          values.values[slot].replaceSubrange(values.values[slot].startIndex..., with: value)
+          values.values[slot].overwrite(with: value)
         } else {
           values[run.key] = Array(value)
           last = nil
@@ -74,5 +74,17 @@ struct KeptValues: Sendable {
       last = nil
     }
     return (value, kept)
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Makes this `value`: a copy over the bytes when it has as many (a state's usual change),
+  /// else Array's general replaceSubrange.
+  fileprivate mutating func overwrite(with value: UnsafeRawBufferPointer) {
+    guard count == value.count, count > 0 else {
+      replaceSubrange(startIndex..., with: value)
+      return
+    }
+    withUnsafeMutableBytes { $0.copyMemory(from: value) }
   }
 }

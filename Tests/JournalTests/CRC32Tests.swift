@@ -49,4 +49,17 @@ import Testing
       }
     }
   }
+
+  /// A running value continued over the rest (the records of one key sum the bytes in front
+  /// of their values once) gives the checksum of the whole, wherever it is split.
+  @Test func aRunningValueGoesOnWhereverTheBytesAreSplit() {
+    let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+    bytes.withUnsafeBytes { all in
+      for split in 0...all.count {
+        let front = CRC32.update(CRC32.start, with: UnsafeRawBufferPointer(rebasing: all[..<split]))
+        let sum = CRC32.update(front, with: UnsafeRawBufferPointer(rebasing: all[split...]))
+        #expect(sum ^ 0xFFFF_FFFF == Self.reference(bytes), "split at \(split)")
+      }
+    }
+  }
 }
