@@ -18,7 +18,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// The `type` names, in declaration order.
   public let types: [String]
   /// Each `type` name's UTF-8, to compare with a request's bytes.
-  let typeBytes: [[UInt8]]
+  @usableFromInline let typeBytes: [[UInt8]]
   let byType: [String: Int]
   /// Each declared event's fields, by index in `cases`, in a type that does not depend on
   /// `Event` (read on every request).
@@ -112,10 +112,37 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// when the field asks for it.
   @inlinable
   public func decode(_ event: JSONCursor) throws(EventRefusal) -> Event {
-    let (index, found) = try locate(event)
+    try decode(event, located: locate(event))
+  }
+
+  /// ``decode(_:)`` told by the reader of the bytes what it found in passing: the text of the
+  /// event's `type` when the event is that member alone, both written as plain text
+  /// (`{"type":"increment"}`, the usual event), else nil; the members are then walked. The
+  /// daemon's path for every `send` (its request reader notes the type).
+  @inlinable
+  package func decode(
+    _ event: JSONCursor, soleType: UnsafeRawBufferPointer?
+  ) throws(EventRefusal) -> Event {
     // The usual event, its `type` alone: no field to look for.
+    if let soleType, let index = index(ofType: soleType) {
+      return try cases[index].build({ _ in nil }, cases[index].example)
+    }
+    return try decode(event, located: locateMembers(event))
+  }
+
+  @inlinable
+  func decode(
+    _ event: JSONCursor, located: (index: Int, found: FoundFields?)
+  ) throws(EventRefusal) -> Event {
+    let (index, found) = located
     guard let found else { return try cases[index].build({ _ in nil }, cases[index].example) }
     return try cases[index].build({ name in found.input(name) }, cases[index].example)
+  }
+
+  /// The index in `cases` of the declared event whose `type` is `text`'s bytes, or nil.
+  @inlinable
+  func index(ofType text: UnsafeRawBufferPointer) -> Int? {
+    typeBytes.firstIndex { text.hasSameBytes(as: $0) }
   }
 
   /// The index in `cases` of the event at `event` and where its fields' values are (nil when
@@ -126,11 +153,18 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   @usableFromInline
   func locate(_ event: JSONCursor) throws(EventRefusal) -> (index: Int, found: FoundFields?) {
     // The usual event, its `type` alone and plain (`{"type":"increment"}`): one short scan.
-    if let type = event.soleStringMember("type"),
-      let match = typeBytes.firstIndex(where: { type.hasSameBytes(as: $0) })
-    {
+    if let type = event.soleStringMember("type"), let match = index(ofType: type) {
       return (match, nil)
     }
+    return try locateMembers(event)
+  }
+
+  /// ``locate(_:)`` by the members' walk alone: for an event that is not its `type` alone
+  /// written plainly (as its reader found already).
+  @usableFromInline
+  func locateMembers(
+    _ event: JSONCursor
+  ) throws(EventRefusal) -> (index: Int, found: FoundFields?) {
     var index = -1
     var found = FoundFields([])
     var unknown: JSONKey?

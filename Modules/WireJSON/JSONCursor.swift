@@ -37,47 +37,7 @@ public struct JSONCursor {
   /// it: the same errors at the same offsets) without building anything, and leaves the
   /// cursor at its value. The reads that follow trust this check.
   public mutating func readDocument() throws(JSONError) {
-    try readDocument(notingMembers: { _, _, _ in })
-  }
-
-  /// ``readDocument()``, calling `member` with each member of the document's object (when it
-  /// is one) as the check passes it, so that a reader of the top level needs no second pass:
-  /// the key's text as bytes (its escapes decoded; valid during the call only), where its
-  /// value starts (a cursor there: `JSONCursor(bytes, at:)`) and, when the value is a string
-  /// of printable ASCII without escapes, where its closing quote is (else -1: its text is
-  /// then `value + 1 ..< plainEnd`, read by the check already). No key or cursor is made per
-  /// member: this is the request head's reader, on every request.
-  package mutating func readDocument(
-    notingMembers member: (_ key: UnsafeRawBufferPointer, _ value: Int, _ plainEnd: Int) -> Void
-  ) throws(JSONError) {
-    skipWhitespace()
-    let start = position
-    if peek == .openBrace {
-      var first = true
-      var key: [UInt8] = []
-      try enterObject()
-      while let raw = try nextMember(first: first, decodingKey: &key) {
-        first = false
-        let value = position
-        var plainEnd = -1
-        if peek == .quote, let text = scanPlainString() {
-          plainEnd = text.close
-        } else {
-          try skipValue()
-        }
-        if raw.escaped {
-          key.withUnsafeBytes { member($0, value, plainEnd) }
-        } else {
-          member(content(raw), value, plainEnd)
-        }
-      }
-    } else {
-      try skipValue()
-    }
-    skipWhitespace()
-    if position < end { throw unexpected(expected: "end of input after the JSON value") }
-    position = start
-    depth = 0
+    try readDocument(notingMembers: { _, _ in })
   }
 
   /// The byte at `position`, or nil at the end of input.

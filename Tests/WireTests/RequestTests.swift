@@ -100,6 +100,37 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
     #expect(others.withPlainFeatureName { _ in true } == nil)
   }
 
+  /// The usual event, its `type` alone and both written as plain text, is noted by the pass
+  /// that reads the head (the event's reader then need not scan it); any other is not, and
+  /// is read from its members. A repeated `event` counts with its last value.
+  @Test func theHeadNotesTheUsualEventsType() throws {
+    func soleType(_ text: String) throws -> String? {
+      try RequestHead(parsing: Array(text.utf8)).withEvent { event, type in
+        if type != nil { #expect(event?.isObject == true) }
+        return type.map { String(decoding: $0, as: UTF8.self) }
+      }
+    }
+    #expect(try soleType(#"{"op":"send","event":{"type":"increment"}}"#) == "increment")
+    #expect(try soleType(" {\"event\" : {\t\"type\" :\r\n \"reset\" } ,\"op\":\"s\"} ") == "reset")
+    #expect(try soleType(#"{"op":"s","event":{"type":""}}"#) == "")
+    #expect(try soleType(#"{"op":"s","ev\u0065nt":{"type":"a"}}"#) == "a")
+    #expect(
+      try soleType(#"{"op":"s","event":{"type":"set","value":1},"event":{"type":"a"}}"#) == "a")
+    for text in [
+      #"{"op":"s","event":{"type":"a"},"event":{"type":"set","value":1}}"#,
+      #"{"op":"s","event":{"type":"a"},"event":5}"#, #"{"op":"s","event":{"type":"é"}}"#,
+      #"{"op":"s","event":{"type":"in\u0063"}}"#, #"{"op":"s","event":{"ty\u0070e":"a"}}"#,
+      #"{"op":"s","event":{"typ":"a"}}"#, #"{"op":"s","event":{"types":"a"}}"#,
+      #"{"op":"s","event":{"Type":"a"}}"#, #"{"op":"s","event":{"tyqe":"a"}}"#,
+      #"{"op":"s","event":{"type":5}}"#, #"{"op":"s","event":{}}"#,
+      #"{"op":"s","event":"type"}"#, #"{"op":"s","event":["type","a"]}"#,
+      #"{"op":"s","event":{"type":"a","type":"a"}}"#, #"{"op":"s","evenT":{"type":"a"}}"#,
+      #"{"op":"s","x":{"type":"a"}}"#, #"{"op":"send"}"#,
+    ] {
+      #expect(try soleType(text) == nil, "\(text)")
+    }
+  }
+
   @Test(
     arguments: [
       // (frame, code, message, echoed id)

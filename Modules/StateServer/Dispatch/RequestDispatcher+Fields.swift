@@ -65,22 +65,4 @@ extension RequestDispatcher {
     }
     return features
   }
-
-  /// Runs `body` with a cursor at the `event` of a `send` (its checks are the feature's,
-  /// ``Feature/add(_:)-(JSONCursor)``).
-  func withEvent<Result>(
-    of request: RequestHead, _ feature: Feature,
-    _ body: (JSONCursor) throws(WireError) -> Result
-  ) throws(WireError) -> Result {
-    try request.withMember("event") { event throws(WireError) in
-      guard let event else {
-        let types = feature.eventTypes.joined(separator: ", ")
-        throw WireError(
-          .missingField,
-          "missing field 'event' (an object like {\"type\":\"…\"}; types of '\(feature.name)': \(types))"
-        )
-      }
-      return try body(event)
-    }
-  }
 }

@@ -75,12 +75,10 @@ extension RequestDispatcher {
     let feature = try feature(of: request)
     // Decoded by the feature's declaration straight from the frame's bytes.
     let straight = straightThrough && turn != nil
-    let added = try withEvent(of: request, feature) { event throws(WireError) in
-      let added = try feature.add(event, straightThrough: straight)
-      if logger.isEnabled(.debug) {
-        logger.debug("client \(session.connection.id): send \(feature.name) \(event.json)")
-      }
-      return added
+    let added = try feature.add(eventOf: request, straightThrough: straight)
+    if logger.isEnabled(.debug) {
+      let event = request["event"] ?? .null
+      logger.debug("client \(session.connection.id): send \(feature.name) \(event)")
     }
     let id = request.id
     switch added {

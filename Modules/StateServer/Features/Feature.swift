@@ -33,7 +33,9 @@ public final class Feature: Sendable {
 
   private let readStored: @Sendable () throws -> StateSnapshot
   private let readCurrent: @Sendable () throws -> StateSnapshot
-  private let addEvent: @Sendable (JSONCursor, Bool) throws(EventRefusal) -> AddedEvent
+  private let addEvent:
+    @Sendable (JSONCursor, _ soleType: UnsafeRawBufferPointer?, _ straightThrough: Bool)
+      throws(EventRefusal) -> AddedEvent
   private let storeStatusOf: @Sendable (UInt64) -> StoreStatus
   private let readTurn: @Sendable () -> (StoreProgress, StateSnapshot?)
   /// history, goto, restore, undo and redo (Feature+TimeTravel.swift).
@@ -48,15 +50,19 @@ public final class Feature: Sendable {
   let monitors: MonitorHub
 
   /// - Parameters:
-  ///   - add: decodes the event object at a cursor and adds the event to `bloc`, or (when
-  ///     asked to and the bloc can) handles it at once (``Bloc/handleInline(_:)``);
+  ///   - add: decodes the event object at a cursor (told its `type` when the event is that
+  ///     alone, written plainly: `EventDeclaration.decode(_:soleType:)`) and adds the event to
+  ///     `bloc`, or (when asked to and the bloc can) handles it at once
+  ///     (``Bloc/handleInline(_:)``);
   ///   - storedSnapshot: the newest stored state, encoded with `codec`: both on every `send`, so
   ///     built by the caller, where the types are known, to be specialised.
   @usableFromInline
   init<Description: FeatureDescription>(
     _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>,
     codec: StateCodec<Description.State>,
-    add: @escaping @Sendable (JSONCursor, Bool) throws(EventRefusal) -> AddedEvent,
+    add:
+      @escaping @Sendable (JSONCursor, UnsafeRawBufferPointer?, Bool) throws(EventRefusal) ->
+      AddedEvent,
     storedSnapshot: @escaping @Sendable () throws -> StateSnapshot
   ) {
     name = description.name
@@ -140,13 +146,35 @@ public final class Feature: Sendable {
   /// bloc is idle and its handler synchronous (``Bloc/handleInline(_:)``): no receipt, and a
   /// change that still waits for storage (``storeStatus(of:)``).
   func add(_ event: JSONCursor, straightThrough: Bool) throws(WireError) -> AddedEvent {
+    try add(event, soleType: event.soleStringMember("type"), straightThrough: straightThrough)
+  }
+
+  /// The `event` of a `send`, added as ``add(_:straightThrough:)`` adds it, read where the
+  /// request's reader found it: one call from the request to the bloc, the usual event's
+  /// `type` as that reader noted it (not scanned again). Throws `missing_field` when the
+  /// request has no `event`.
+  func add(eventOf request: RequestHead, straightThrough: Bool) throws(WireError) -> AddedEvent {
+    try request.withEvent { event, soleType throws(WireError) in
+      guard let event else {
+        throw WireError(
+          .missingField,
+          "missing field 'event' (an object like {\"type\":\"…\"}; types of '\(name)': "
+            + "\(eventTypes.joined(separator: ", ")))")
+      }
+      return try add(event, soleType: soleType, straightThrough: straightThrough)
+    }
+  }
+
+  private func add(
+    _ event: JSONCursor, soleType: UnsafeRawBufferPointer?, straightThrough: Bool
+  ) throws(WireError) -> AddedEvent {
     guard event.isObject else {
       throw WireError(
         .invalidField,
         "field 'event' must be an object like {\"type\":\"…\"}, got \(event.typeName)")
     }
     do {
-      return try addEvent(event, straightThrough)
+      return try addEvent(event, soleType, straightThrough)
     } catch {
       throw WireError(refusal: error)
     }

@@ -39,8 +39,8 @@ public final class FeatureRegistry: Sendable {
     insert(
       Feature(
         description, bloc: bloc, codec: codec,
-        add: { cursor, straightThrough throws(EventRefusal) in
-          let event = try declaration.decode(cursor)
+        add: { cursor, soleType, straightThrough throws(EventRefusal) in
+          let event = try declaration.decode(cursor, soleType: soleType)
           if straightThrough, let done = bloc.handleInline(event) {
             return .handled(done.outcome, changed: done.changed)
           }

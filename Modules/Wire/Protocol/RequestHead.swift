@@ -27,6 +27,11 @@ public struct RequestHead: Sendable {
   /// Where the closing quote of `feature`'s value is when it is a string of printable ASCII
   /// without escapes (as a feature's name always is), else -1: found by the same pass.
   @usableFromInline let featureEnd: Int
+  /// Where the text of the event's `type` is when the event is that member alone, both
+  /// written as plain text (`{"type":"increment"}`, the usual event), else -1 for both: found
+  /// by the same pass, so the event's reader does not scan it again.
+  @usableFromInline let eventTypeStart: Int
+  @usableFromInline let eventTypeEnd: Int
 
   /// Reads the `id` and `op` of one frame.
   ///
@@ -39,11 +44,14 @@ public struct RequestHead: Sendable {
     let head = frame.withUnsafeBytes { bytes in
       Result { () throws(RequestError) -> Head in try Self.read(bytes) }
     }
-    (id, op, feature, featureEnd, event) = try head.get()
+    (id, op, feature, featureEnd, event, eventTypeStart, eventTypeEnd) = try head.get()
     self.frame = frame
   }
 
-  private typealias Head = (id: RequestID?, op: String, feature: Int, featureEnd: Int, event: Int)
+  private typealias Head = (
+    id: RequestID?, op: String, feature: Int, featureEnd: Int, event: Int, eventTypeStart: Int,
+    eventTypeEnd: Int
+  )
 
   private static func read(_ bytes: UnsafeRawBufferPointer) throws(RequestError) -> Head {
     var cursor = JSONCursor(bytes)
@@ -53,25 +61,39 @@ public struct RequestHead: Sendable {
     var feature = -1
     var featureEnd = -1
     var event = -1
+    var eventType = Range(uncheckedBounds: (-1, -1))
     do {
       // One pass: the whole frame checked, and the members the head wants noted on the way,
-      // their keys compared as bytes (a key with escapes, rare, decoded first), and where the
-      // text of `op` and `feature` ends when it is plain, as the check found it.
-      try cursor.readDocument(notingMembers: { name, value, plainEnd in
+      // their keys compared as loaded words (a key with escapes, rare, decoded first), and
+      // where the text of `op`, `feature` and the event's sole `type` is when it is plain, as
+      // the check found it.
+      try cursor.readDocument(notingMembers: { name, value in
         switch name.count {
         case 2:
-          if name.spells("op") {
-            opValue = JSONCursor(bytes, at: value)
-            opEnd = plainEnd
-          } else if name.spells("id") {
-            idValue = JSONCursor(bytes, at: value)
+          let word = name.loadUnaligned(as: UInt16.self)
+          if word == Key.op {
+            opValue = JSONCursor(bytes, at: value.start)
+            opEnd = value.plainEnd
+          } else if word == Key.id {
+            idValue = JSONCursor(bytes, at: value.start)
           }
-        case 5: if name.spells("event") { event = value }
+        case 5:
+          guard name.loadUnaligned(as: UInt32.self) == Key.even, name[4] == UInt8(ascii: "t")
+          else { return }
+          event = value.start
+          eventType = Range(uncheckedBounds: (-1, -1))
+          if let sole = value.sole, sole.key.count == 4,
+            bytes.loadUnaligned(fromByteOffset: sole.key.lowerBound, as: UInt32.self) == Key.type
+          {
+            eventType = sole.text
+          }
         case 7:
-          if name.spells("feature") {
-            feature = value
-            featureEnd = plainEnd
-          }
+          // Two words that overlap by a byte: "feat" and "ture".
+          guard name.loadUnaligned(as: UInt32.self) == Key.feat,
+            name.loadUnaligned(fromByteOffset: 3, as: UInt32.self) == Key.ture
+          else { return }
+          feature = value.start
+          featureEnd = value.plainEnd
         default: break
         }
       })
@@ -99,13 +121,37 @@ public struct RequestHead: Sendable {
     if opEnd >= 0,
       let known = knownOp(UnsafeRawBufferPointer(rebasing: bytes[(opValue.position + 1)..<opEnd]))
     {
-      return (id, known, feature, featureEnd, event)
+      return (id, known, feature, featureEnd, event, eventType.lowerBound, eventType.upperBound)
     }
     guard let op = opValue.string else {
       throw RequestError(
         id: id, error: .invalidField("op", expected: "a string", got: opValue.typeName))
     }
-    return (id, op, feature, featureEnd, event)
+    return (id, op, feature, featureEnd, event, eventType.lowerBound, eventType.upperBound)
+  }
+
+  /// The keys the head looks for, as their bytes load (little-endian) into a word: compared in
+  /// one instruction, not by `memcmp`. Computed, so they fold into constants (a `static let`
+  /// would be a lazy global, looked up on each use).
+  private enum Key {
+    static var op: UInt16 { word16("o", "p") }
+    static var id: UInt16 { word16("i", "d") }
+    static var even: UInt32 { word32("e", "v", "e", "n") }
+    static var feat: UInt32 { word32("f", "e", "a", "t") }
+    static var ture: UInt32 { word32("t", "u", "r", "e") }
+    static var type: UInt32 { word32("t", "y", "p", "e") }
+
+    @inline(__always)
+    static func word16(_ a: Unicode.Scalar, _ b: Unicode.Scalar) -> UInt16 {
+      UInt16(littleEndian: UInt16(a.value) | UInt16(b.value) << 8)
+    }
+
+    @inline(__always)
+    static func word32(
+      _ a: Unicode.Scalar, _ b: Unicode.Scalar, _ c: Unicode.Scalar, _ d: Unicode.Scalar
+    ) -> UInt32 {
+      UInt32(littleEndian: a.value | b.value << 8 | c.value << 16 | d.value << 24)
+    }
   }
 
   /// The protocol's op (one of `Request.Op.all`, the constant itself) these bytes spell, or
@@ -148,6 +194,27 @@ public struct RequestHead: Sendable {
           return try body(known < 0 ? nil : JSONCursor(bytes, at: known))
         }
         return try body(JSONCursor(bytes, at: 0).member(name))
+      }
+    }
+    return try found.get()
+  }
+
+  /// Runs `body` with a cursor at the `event` member's value (the last one when the key is
+  /// repeated), or nil when the request has none, and, when that value is an object of a
+  /// `type` alone, both written as plain text (`{"type":"increment"}`, the usual event), the
+  /// type's text: the pass that read the head found it, so the event's reader need not scan
+  /// it again. Both read the frame's bytes: use them inside `body` only.
+  @inlinable
+  package func withEvent<Result, E: Error>(
+    _ body: (_ event: JSONCursor?, _ soleType: UnsafeRawBufferPointer?) throws(E) -> Result
+  ) throws(E) -> Result {
+    let found = frame.withUnsafeBytes { bytes in
+      Swift.Result { () throws(E) -> Result in
+        guard event >= 0 else { return try body(nil, nil) }
+        let soleType =
+          eventTypeEnd < 0
+          ? nil : UnsafeRawBufferPointer(rebasing: bytes[eventTypeStart..<eventTypeEnd])
+        return try body(JSONCursor(bytes, at: event), soleType)
       }
     }
     return try found.get()

@@ -71,7 +71,8 @@ func checkRequest(_ input: UnsafeRawBufferPointer) {
 /// Checked against the tree (`Request(parsing:)`):
 ///
 /// - a frame that reads serializes (`serialized()`) to one line that reads to an equal request;
-/// - a member read from the bytes (`withMember`) is the same value as in the parsed tree;
+/// - a member read from the bytes (`withMember`) is the same value as in the parsed tree, and
+///   so is the usual event's `type` the head notes (`withEvent`);
 /// - a refusal is a reply the protocol allows: one line of JSON,
 ///   `{"ok":false,"error":{"code":…,"message":…}}`, carrying the request's id when it could
 ///   be read.
@@ -115,6 +116,13 @@ func readFrame(_ frame: UnsafeRawBufferPointer) -> RequestID? {
         return true
       }
     }
+  }
+  // The usual event's `type`, noted by the head's one pass: only for an event that is that
+  // member alone, a string, in the tree too.
+  head.withEvent { _, soleType in
+    guard let soleType else { return }
+    let type = String(decoding: soleType, as: UTF8.self)
+    fuzzCheck(request["event"] == ["type": .string(type)], "event type noted as '\(type)'")
   }
   return head.id
 }
