@@ -116,12 +116,18 @@ public final class RequestDispatcher: ConnectionDelegate {
   public func connection(
     _ connection: Connection, session turn: AnyObject?, didReceive frame: [UInt8]
   ) {
-    guard let turn = turn as? TurnReplies else { return }
-    let session = turn.session
+    guard let held = turn else { return }
     guard frame.count >= largeFrameBytes else {
-      process(frame, session, turn: turn)
+      // Borrowed, not retained: the loop holds the connection's TurnReplies (``openSession(for:)``
+      // made it) through this call.
+      Unmanaged.passUnretained(held)._withUnsafeGuaranteedRef { session in
+        let turn = unsafeDowncast(session, to: TurnReplies.self)
+        process(frame, turn.session, turn: turn)
+      }
       return
     }
+    let turn = unsafeDowncast(held, to: TurnReplies.self)
+    let session = turn.session
     // Parsing a large frame takes milliseconds (a 1 MiB object of 60,000 members): off the
     // loop thread, so other clients are served meanwhile. The connection's later frames wait,
     // so its requests still run in order; shutdown's drain waits for this one.
@@ -207,11 +213,15 @@ public final class RequestDispatcher: ConnectionDelegate {
     var feature: Feature?
     var first = UInt64.max
     for index in 0..<connections.count {
-      guard let turn = connections.session(at: index) as? TurnReplies else { continue }
-      let written = turn.writeReplies(statistics, &stored) { lines in
-        connections.queueReplies(&lines, at: index)
+      guard let held = connections.session(at: index) else { continue }
+      // Borrowed, not retained: the loop holds the connection's TurnReplies
+      // (``openSession(for:)`` made it) through this call.
+      let written = Unmanaged.passUnretained(held)._withUnsafeGuaranteedRef { held in
+        unsafeDowncast(held, to: TurnReplies.self).writeReplies(
+          statistics, &stored, to: connections, at: index)
       }
-      guard !written, let reply = turn.firstWaiting else { continue }
+      guard !written, let reply = unsafeDowncast(held, to: TurnReplies.self).firstWaiting
+      else { continue }
       connections.awaitStore(at: index)
       if feature == nil { feature = reply.feature }
       if feature === reply.feature {

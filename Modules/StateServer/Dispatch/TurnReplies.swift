@@ -13,7 +13,10 @@ final class TurnReplies {
   /// The reply to one event handled straight through.
   struct Reply: Sendable {
     let id: RequestID?
-    let feature: Feature
+    /// Not retained (a retain and a release per copy of the reply): a feature lives as long as
+    /// the dispatcher, which holds every feature it serves (``RequestDispatcher/served``) and
+    /// outlives the turns whose replies it writes.
+    unowned(unsafe) let feature: Feature
     /// The handler's outcome.
     let outcome: EventOutcome
     /// The sequence number of the event's last change, which waits for storage.
@@ -52,13 +55,13 @@ final class TurnReplies {
   @exclusivity(unchecked) private var replies: [Reply] = []
   /// The buffer the replies are written in; the connection's queue hands back an empty one.
   @exclusivity(unchecked) private var lines: [UInt8] = []
-  /// Replies wait for their changes (``writeReplies(_:_:queue:)`` returned false).
+  /// Replies wait for their changes (``writeReplies(_:_:to:at:)`` returned false).
   @exclusivity(unchecked) private var waiting = false
 
   init(session: ClientSession) { self.session = session }
 
   /// Takes the reply of an event handled straight through, to be written when the turn ends
-  /// (``writeReplies(_:_:queue:)``): unless an earlier reply of the connection is queued (it must
+  /// (``writeReplies(_:_:to:at:)``): unless an earlier reply of the connection is queued (it must
   /// go first; the caller then queues this one too, and false is returned).
   func join(_ reply: Reply) -> Bool {
     if replies.isEmpty {
@@ -72,7 +75,8 @@ final class TurnReplies {
   }
 
   /// Writes the replies whose changes are stored (or refused), in order, into one buffer
-  /// handed to `queue` (``TurnConnections/queueReplies(_:at:)``), then lets the session send
+  /// queued for the connection at `index` of `connections`
+  /// (``TurnConnections/queueReplies(_:at:)``), then lets the session send
   /// what it queued behind them. Called by the loop at the end of the turn that read their
   /// requests; `stored` reads each feature once for the turn. Returns false when replies wait
   /// for their changes (another thread is writing their batch): they stay here, and later
@@ -80,25 +84,28 @@ final class TurnReplies {
   /// ``RequestDispatcher/storeDidProgress(_:)``) writes them.
   func writeReplies(
     _ statistics: DaemonStatistics, _ stored: inout StoredStates,
-    queue: (inout [UInt8]) -> Void
+    to connections: TurnConnections, at index: Int
   ) -> Bool {
     guard !replies.isEmpty else { return true }
     // Worked on as locals, the stored lists only swapped: an access to a class's property
-    // that spans calls (here `queue`) is checked at run time for overlapping accesses.
+    // that spans calls (here queueReplies) is checked at run time for overlapping accesses.
     var lines: [UInt8] = []
     var replies: [Reply] = []
     swap(&lines, &self.lines)
     swap(&replies, &self.replies)
     if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }  // it usually comes back empty
     var written = 0
-    while written < replies.count {
-      let reply = replies[written]
-      guard let final = reply.finalOutcome(&stored) else { break }
-      statistics.count(final)
-      reply.write(final, &stored, into: &lines)
-      written += 1
+    // Each reply read in place: a copy of it (its id, feature and outcome) costs retains and
+    // releases.
+    replies.withUnsafeBufferPointer { replies in
+      while written < replies.count {
+        guard let final = replies[written].finalOutcome(&stored) else { break }
+        statistics.count(final)
+        replies[written].write(final, &stored, into: &lines)
+        written += 1
+      }
     }
-    if !lines.isEmpty { queue(&lines) }
+    if !lines.isEmpty { connections.queueReplies(&lines, at: index) }
     if lines.capacity <= 1 << 16 { swap(&lines, &self.lines) }  // a huge state's buffer is not kept
     guard written == replies.count else {
       if written > 0 { replies.removeFirst(written) }
@@ -125,7 +132,7 @@ final class TurnReplies {
     return true
   }
 
-  /// The first reply still waiting for its change (after ``writeReplies(_:_:queue:)`` returned
+  /// The first reply still waiting for its change (after ``writeReplies(_:_:to:at:)`` returned
   /// false).
   var firstWaiting: Reply? { replies.first }
 }

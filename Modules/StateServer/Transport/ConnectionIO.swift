@@ -6,8 +6,10 @@ import Wire
 /// state spans a call that could touch that state again.
 final class ConnectionIO {
   let connection: Connection
-  /// The delegate's object for the connection (``ConnectionDelegate/openSession(for:)``).
-  @exclusivity(unchecked) var session: AnyObject?
+  /// The delegate's object for the connection (``ConnectionDelegate/openSession(for:)``). A
+  /// constant: handed to the delegate with every frame without a retain (the loop's reference
+  /// to `self` keeps it alive), where a variable's might change during the call.
+  let session: AnyObject?
   var fd: Int32 { connection.fd }
   @exclusivity(unchecked) var framer: LineFramer
 
@@ -36,8 +38,9 @@ final class ConnectionIO {
   /// The epoll mask currently registered.
   @exclusivity(unchecked) var registeredMask: UInt32
 
-  init(connection: Connection, maxFrameBytes: Int, registeredMask: UInt32) {
+  init(connection: Connection, session: AnyObject?, maxFrameBytes: Int, registeredMask: UInt32) {
     self.connection = connection
+    self.session = session
     self.framer = LineFramer(maxFrameBytes: maxFrameBytes)
     self.registeredMask = registeredMask
   }

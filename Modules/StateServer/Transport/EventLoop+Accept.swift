@@ -47,8 +47,9 @@ extension EventLoop {
       close(fd)
       return
     }
+    let session = delegate.openSession(for: connection)
     let io = ConnectionIO(
-      connection: connection, maxFrameBytes: configuration.maxFrameBytes,
+      connection: connection, session: session, maxFrameBytes: configuration.maxFrameBytes,
       registeredMask: LinuxSymbols.epollIn)
     let index = Int(fd)
     if index >= connections.count {
@@ -56,7 +57,6 @@ extension EventLoop {
     }
     connections[index] = io
     openCount += 1
-    io.session = delegate.openSession(for: connection)
   }
 
   /// Tells a foreign uid why, in the protocol's error shape, and hangs up.
