@@ -1,3 +1,4 @@
+import BlocCore
 import WireJSON
 
 /// `Codable` for every ``DeclaredEvent``, from its declaration: no second description of the
@@ -47,20 +48,24 @@ extension DeclaredEvent {
 
   /// Writes the event as a client sends it, members sorted: `{"type":"set","value":5}`; what
   /// `monitor` shows and the journal stores with each change (``EventDeclaration/write(_:to:)``).
-  /// Inlinable, so that each event type's conformance is specialised and copies its
-  /// declaration without looking up generic metadata at run time.
+  /// Inlinable, so that each event type's conformance is specialised: an event without fields
+  /// is found and written by code that is not generic, without looking up generic metadata at
+  /// run time.
   @inlinable
   public func write(to json: inout JSONWriter) throws {
-    try Self.declaration.write(self, to: &json)
+    try writeJSON(into: &json.bytes)
   }
 
   /// What a persisted bloc stores with a change the event made: the same bytes, appended.
   @inlinable
   public func writeJSON(into bytes: inout [UInt8]) throws {
-    var json = JSONWriter(capacity: 0)
-    swap(&json.bytes, &bytes)
-    defer { swap(&json.bytes, &bytes) }
-    try Self.declaration.write(self, to: &json)
+    let written = withUnsafePointer(to: self) { event in
+      Self.declaration.bare.write(at: UnsafeRawPointer(event), into: &bytes)
+    }
+    if written { return }
+    try JSONWriter.appending(to: &bytes) { json in
+      try Self.declaration.write(self, to: &json, byName: false)
+    }
   }
 }
 

@@ -32,10 +32,17 @@ extension EnumCases {
   /// for a type ``isReadable(_:)`` accepts.
   static func tag<Value>(of value: Value) -> Int {
     let metadata = unsafeBitCast(Value.self, to: UnsafeRawPointer.self)
+    return withUnsafePointer(to: value) { tag(at: UnsafeRawPointer($0), metadata: metadata) }
+  }
+
+  /// The tag of the value at `address`, of the type whose metadata is `metadata`
+  /// (`unsafeBitCast(T.self, to: UnsafeRawPointer.self)`): the same, in code that is not
+  /// generic.
+  static func tag(at address: UnsafeRawPointer, metadata: UnsafeRawPointer) -> Int {
     let getEnumTag = unsafeBitCast(
       witnesses(metadata).load(fromByteOffset: flagsOffset + 8, as: UnsafeRawPointer.self),
       to: GetEnumTag.self)
-    return withUnsafePointer(to: value) { Int(getEnumTag(UnsafeRawPointer($0), metadata)) }
+    return Int(getEnumTag(address, metadata))
   }
 
   /// Leaves the payload of the enum value at `address` at its start, in the payload's own

@@ -28,6 +28,8 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// then an event's case is found by its name. Of types that do not depend on `Event`, so that the
   /// common path runs no generic code.
   let byTag: [TaggedCase]?
+  /// The JSON of each event without fields, written once, by tag.
+  @usableFromInline let bare: BareEvents
 
   public init(feature: String, _ cases: EventCase<Event>...) {
     self.feature = feature
@@ -42,14 +44,11 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     }
     self.byType = byType
     if EnumCases.isReadable(Event.self), let names = EnumCases.names(of: Event.self) {
-      byTag = names.map { name in
-        guard let index = byType[name] else { return TaggedCase(index: -1, bare: nil) }
-        return TaggedCase(
-          index: index, bare: cases[index].values == nil ? cases[index].object.bare : nil)
-      }
+      byTag = names.map { name in TaggedCase(index: byType[name] ?? -1) }
     } else {
       byTag = nil
     }
+    bare = BareEvents(Event.self, byTag: byTag, cases: cases)
   }
 
   /// The declared event named `type`, or nil.
@@ -59,17 +58,18 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
 
   /// Writes `event` as a client sends it, members sorted: `{"type":"set","value":5}`. Its
   /// declared event is found by its case's tag: an event without fields is then bytes written
-  /// once, without allocating; one with fields reads them back from its case's payload.
+  /// once (``BareEvents``), without allocating; one with fields reads them back from its
+  /// case's payload.
   public func write(_ event: Event, to json: inout JSONWriter) throws {
-    if let byTag {
-      let tag = EnumCases.tag(of: event)
-      if tag < byTag.count, let bare = byTag[tag].bare { return json.raw(bare) }
+    let written = withUnsafePointer(to: event) { event in
+      bare.write(at: UnsafeRawPointer(event), into: &json.bytes)
     }
-    try write(event, to: &json, byName: false)
+    if !written { try write(event, to: &json, byName: false) }
   }
 
   /// ``write(_:to:)``, the declared event found by the case's tag, or, when `byName` or when
   /// tags cannot be read, by the case's name and its payload read with `Mirror`.
+  @usableFromInline
   func write(_ event: Event, to json: inout JSONWriter, byName: Bool) throws {
     guard let index = byName || byTag == nil ? caseIndex(named: event) : caseIndex(of: event)
     else { throw JSONWriter.Unwritable(type: "\(Event.self).\(Self.caseName(event))") }
@@ -255,11 +255,9 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   }
 }
 
-/// The declared event of one case of an enum: its index in `cases` (-1: none), and for an
-/// event without fields its whole JSON (`{"type":"increment"}`).
+/// The declared event of one case of an enum: its index in `cases` (-1: none).
 struct TaggedCase: Sendable {
   let index: Int
-  let bare: [UInt8]?
 }
 
 /// An event type whose JSON form, validation and schema come from one ``declaration``.

@@ -19,10 +19,10 @@ import WireJSON
 /// `initial` and reads the fields present, so a field added later needs no migration.
 public struct StateDeclaration<State: Sendable>: Sendable {
   public let fields: [StateField<State>]
-  /// The fields in the order they are written: by name, byte by byte. Of a type that does not
+  /// How the fields are written, in order: by name, byte by byte. Of a type that does not
   /// depend on `State`, and stored before `initial`, whose size does: writing a state looks up
   /// no generic metadata.
-  private let written: [WrittenField]
+  @usableFromInline let writer: StateWriter
   public let initial: State
 
   public init(initial: State, _ fields: StateField<State>...) {
@@ -32,10 +32,10 @@ public struct StateDeclaration<State: Sendable>: Sendable {
   public init(initial: State, fields: [StateField<State>]) {
     self.initial = initial
     self.fields = fields
-    written =
+    writer = StateWriter(
       fields
-      .sorted { $0.shape.name.utf8.lexicographicallyPrecedes($1.shape.name.utf8) }
-      .map { WrittenField(key: $0.key, write: $0.writeValue) }
+        .sorted { $0.shape.name.utf8.lexicographicallyPrecedes($1.shape.name.utf8) }
+        .map { ($0.shape.name, $0.stored ?? .written($0.writeValue)) })
   }
 
   /// The fields as `describe` shows them.
@@ -43,36 +43,18 @@ public struct StateDeclaration<State: Sendable>: Sendable {
 
   /// Writes `state` as a JSON object: `{"count":3}`.
   public func write(_ state: State, to json: inout JSONWriter) throws {
-    json.byte(UInt8(ascii: "{"))
-    var first = true
     try withUnsafePointer(to: state) { state in
-      for field in written {
-        let start = json.bytes.count
-        if !first { json.byte(UInt8(ascii: ",")) }
-        json.raw(field.key)
-        if try field.write(UnsafeRawPointer(state), &json) {
-          first = false
-        } else {
-          json.bytes.removeSubrange(start...)  // an optional field's nil: left out
-        }
-      }
+      try writer.write(at: UnsafeRawPointer(state), into: &json.bytes)
     }
-    json.byte(UInt8(ascii: "}"))
   }
-}
-
-/// One field of a state as it is written: its `"name":` and how its value is written from the
-/// state at an address.
-struct WrittenField: Sendable {
-  let key: [UInt8]
-  let write: @Sendable (UnsafeRawPointer, inout JSONWriter) throws -> Bool
 }
 
 /// One field of a state: its shape, and how it is written and read.
 public struct StateField<State: Sendable>: Sendable {
   public let shape: FieldShape
-  /// `"name":`, written once.
-  let key: [UInt8]
+  /// The stored property the field is, when it is of a type ``StateWriter`` writes itself;
+  /// nil otherwise (``writeValue`` writes it).
+  let stored: FieldWriting?
   /// Writes the value of the state at an address after its key; false when it is left out
   /// (an optional field's nil).
   let writeValue: @Sendable (UnsafeRawPointer, inout JSONWriter) throws -> Bool
@@ -81,15 +63,13 @@ public struct StateField<State: Sendable>: Sendable {
   let read: @Sendable (inout State, KeyedDecodingContainer<FieldKey>) throws -> Void
 
   init(
-    _ shape: FieldShape,
+    _ shape: FieldShape, stored: FieldWriting? = nil,
     writeValue: @escaping @Sendable (UnsafeRawPointer, inout JSONWriter) throws -> Bool,
     write: @escaping @Sendable (State, inout KeyedEncodingContainer<FieldKey>) throws -> Void,
     read: @escaping @Sendable (inout State, KeyedDecodingContainer<FieldKey>) throws -> Void
   ) {
     self.shape = shape
-    var key = JSONWriter(capacity: shape.name.utf8.count + 3)
-    key.key(shape.name)
-    self.key = key.bytes
+    self.stored = stored
     self.writeValue = writeValue
     self.write = write
     self.read = read
@@ -125,6 +105,7 @@ public struct StateField<State: Sendable>: Sendable {
     let value = property(keyPath)
     return StateField(
       FieldShape(name, type, summary, required: !(Value.self is any OptionalMarker.Type)),
+      stored: .stored(Value.self, at: MemoryLayout<State>.offset(of: keyPath)),
       writeValue: { state, json in
         try value(state).write(to: &json)
         return true
@@ -186,20 +167,19 @@ public protocol DeclaredState: Codable, Sendable, Equatable, JSONWritable, Write
 
 extension DeclaredState {
   /// Writes the state (``StateDeclaration/write(_:to:)``). Inlinable, so that each state type's
-  /// conformance is specialised and copies its declaration without looking up generic
-  /// metadata at run time.
+  /// conformance is specialised: it hands the state's address to its declaration's writer,
+  /// which is not generic, without looking up generic metadata at run time.
   @inlinable
   public func write(to json: inout JSONWriter) throws {
-    try Self.declaration.write(self, to: &json)
+    try writeJSON(into: &json.bytes)
   }
 
   /// What a persisted bloc stores: the same bytes, appended.
   @inlinable
   public func writeJSON(into bytes: inout [UInt8]) throws {
-    var json = JSONWriter(capacity: 0)
-    swap(&json.bytes, &bytes)
-    defer { swap(&json.bytes, &bytes) }
-    try Self.declaration.write(self, to: &json)
+    try withUnsafePointer(to: self) { state in
+      try Self.declaration.writer.write(at: UnsafeRawPointer(state), into: &bytes)
+    }
   }
 
   public init(from decoder: any Decoder) throws {

@@ -6,6 +6,8 @@
 //     line.append(.closeBrace)
 //     hex(0x0A, digits: 2)  // "0A"
 
+import SystemCalls
+
 /// Upper-case hexadecimal, zero-padded to at least `digits`.
 func hex(_ value: UInt32, digits: Int) -> String {
   let text = String(value, radix: 16, uppercase: true)
@@ -77,4 +79,62 @@ extension UnsafeRawBufferPointer {
       return true
     }
   }
+}
+
+extension [UInt8] {
+  /// Appends at most `maximum` bytes that `body` writes from the address it is given, straight
+  /// into the array's spare capacity (no buffer in between, no `append(contentsOf:)`); `body`
+  /// returns how many it wrote.
+  ///
+  /// ```swift
+  /// bytes.append(upTo: 20) { start in writeDecimal(42, at: start) - start }  // "42"
+  /// ```
+  @inlinable
+  package mutating func append(
+    upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int
+  ) {
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      append(addingCapacity: maximum) { output in
+        output.withUnsafeMutableBufferPointer { buffer, count in
+          count += body(buffer.baseAddress! + count)
+        }
+      }
+    } else {
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximum) { buffer in
+        append(
+          contentsOf: UnsafeBufferPointer(
+            start: buffer.baseAddress!, count: body(buffer.baseAddress!)))
+      }
+    }
+  }
+}
+
+/// Writes the decimal digits of `value` from `start` (at most 20 bytes, with a `-`), and
+/// returns where they end: the number of digits is counted first, then they are written from
+/// the last backwards by SystemCalls' one decimal writer.
+package func writeDecimal(
+  _ value: Int64, at start: UnsafeMutablePointer<UInt8>
+) -> UnsafeMutablePointer<UInt8> {
+  var start = start
+  if value < 0 {
+    start.pointee = .minus
+    start += 1
+  }
+  return writeDecimal(value.magnitude, at: start)
+}
+
+/// ``writeDecimal(_:at:)`` for an unsigned value.
+package func writeDecimal(
+  _ value: UInt64, at start: UnsafeMutablePointer<UInt8>
+) -> UnsafeMutablePointer<UInt8> {
+  var count = 1
+  var rest = value
+  while rest >= 100 {
+    count &+= 2
+    rest /= 100
+  }
+  if rest >= 10 { count &+= 1 }
+  let end = start + count
+  _ = decimalDigits(value, before: end)
+  return end
 }

@@ -1,5 +1,3 @@
-import SystemCalls
-
 /// The package's one JSON writer: compact, single-line UTF-8, appended to a byte buffer.
 ///
 /// Replies and pushes, every JSON tree's `serialized()`, and the states features write (the
@@ -57,21 +55,13 @@ public struct JSONWriter {
 
   /// The decimal digits of `value`, written in place (no intermediate string).
   public mutating func integer(_ value: Int64) {
-    if value < 0 { bytes.append(.minus) }
-    unsigned(value.magnitude)
+    bytes.append(upTo: 20) { start in writeDecimal(value, at: start) - start }
   }
 
-  /// The decimal digits of `value` (the package's one decimal writer, two digits a step).
+  /// The decimal digits of `value` (the package's one decimal writer, two digits a step),
+  /// written straight into the buffer's spare capacity.
   public mutating func unsigned(_ value: UInt64) {
-    if value < 10 {
-      bytes.append(.digit0 + UInt8(value))
-      return
-    }
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      let end = digits.baseAddress! + 20
-      let start = decimalDigits(value, before: end)
-      bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: end - start))
-    }
+    bytes.append(upTo: 20) { start in writeDecimal(value, at: start) - start }
   }
 
   /// `value` in Swift's shortest round-tripping form, or `null` if not finite.

@@ -1,0 +1,170 @@
+import WireJSON
+
+/// How a state's fields are written, prepared once by its ``StateDeclaration``, in types that
+/// do not depend on the state's: writing a state runs no generic code and, for a field that is
+/// a stored `Int`, `Int64`, `Bool`, `String` or `Double`, no closure, no key path and no
+/// existential either: its value is read at its offset and written by a `switch`.
+///
+/// The members' keys are one prepared byte run each, `,"name":` (the first one `{"name":`),
+/// in one buffer. A state whose fields are all integers and booleans (the counter's
+/// `{"count":N}`) is written in one piece, straight into the buffer's spare capacity.
+@usableFromInline
+struct StateWriter: Sendable {
+  /// Every member's key run, one after another, in the order they are written.
+  private let keys: [UInt8]
+  private let members: [Member]
+  /// The members again when every field is an integer or a boolean, so written in one piece:
+  /// in a type with no reference in it (nothing to retain or release in the loop), with the
+  /// most bytes the whole object can take. Nil otherwise.
+  private let fixed: (members: [FixedMember], bound: Int)?
+
+  /// One member: where its key run is in `keys`, and how its value is written.
+  private struct Member: Sendable {
+    let key: Range<Int>
+    let value: FieldWriting
+  }
+
+  /// One member of an object written in one piece: its key run, and its value's kind and
+  /// offset in the state.
+  private struct FixedMember: Sendable {
+    let keyStart: Int
+    let keyCount: Int
+    let kind: Kind
+    let offset: Int
+
+    enum Kind: Sendable {
+      case integer, integer64, boolean
+    }
+
+    init?(key: Range<Int>, _ value: FieldWriting) {
+      (keyStart, keyCount) = (key.lowerBound, key.count)
+      switch value {
+      case .integer(let offset): (kind, self.offset) = (.integer, offset)
+      case .integer64(let offset): (kind, self.offset) = (.integer64, offset)
+      case .boolean(let offset): (kind, self.offset) = (.boolean, offset)
+      case .string, .number, .written: return nil
+      }
+    }
+
+    /// The most bytes the value takes.
+    var bound: Int { kind == .boolean ? 5 : 20 }
+  }
+
+  /// `fields`: each member's name and how its value is written, sorted as they are written.
+  init(_ fields: [(name: String, value: FieldWriting)]) {
+    var keys: [UInt8] = []
+    var members: [Member] = []
+    for (index, field) in fields.enumerated() {
+      var key = JSONWriter()
+      key.byte(UInt8(ascii: index == 0 ? "{" : ","))
+      key.key(field.name)
+      members.append(Member(key: keys.count..<keys.count + key.bytes.count, value: field.value))
+      keys += key.bytes
+    }
+    self.keys = keys
+    self.members = members
+    let fixed = members.compactMap { FixedMember(key: $0.key, $0.value) }
+    if !members.isEmpty, fixed.count == members.count {
+      self.fixed = (fixed, fixed.reduce(1) { $0 + $1.keyCount + $1.bound })  // 1: the `}`
+    } else {
+      self.fixed = nil
+    }
+  }
+
+  /// Appends the JSON object of the state at `state` to `bytes`.
+  @usableFromInline
+  func write(at state: UnsafeRawPointer, into bytes: inout [UInt8]) throws {
+    if let fixed {
+      Self.write(state, fixed.members, keys, upTo: fixed.bound, into: &bytes)
+    } else {
+      try JSONWriter.appending(to: &bytes) { json in try write(state, to: &json) }
+    }
+  }
+
+  /// Every member, integers and booleans only, in one append of at most `bound` bytes.
+  private static func write(
+    _ state: UnsafeRawPointer, _ members: [FixedMember], _ keys: [UInt8], upTo bound: Int,
+    into bytes: inout [UInt8]
+  ) {
+    keys.withUnsafeBufferPointer { keys in
+      members.withUnsafeBufferPointer { members in
+        bytes.append(upTo: bound) { start in
+          var end = start
+          for member in members {
+            end.update(from: keys.baseAddress! + member.keyStart, count: member.keyCount)
+            end += member.keyCount
+            let value = state + member.offset
+            switch member.kind {
+            case .integer: end = writeDecimal(Int64(value.load(as: Int.self)), at: end)
+            case .integer64: end = writeDecimal(value.load(as: Int64.self), at: end)
+            case .boolean:
+              let text: StaticString = value.load(as: Bool.self) ? "true" : "false"
+              end.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+              end += text.utf8CodeUnitCount
+            }
+          }
+          end.pointee = UInt8(ascii: "}")
+          return end + 1 - start
+        }
+      }
+    }
+  }
+
+  /// Every member, one after another; an optional field's nil is left out.
+  private func write(_ state: UnsafeRawPointer, to json: inout JSONWriter) throws {
+    json.byte(UInt8(ascii: "{"))
+    var first = true
+    for member in members {
+      let start = json.bytes.count
+      if !first { json.byte(UInt8(ascii: ",")) }
+      json.raw(keys[member.key.dropFirst()])  // without its `{` or `,`
+      if try member.value.write(state, to: &json) {
+        first = false
+      } else {
+        json.bytes.removeSubrange(start...)  // an optional field's nil: left out
+      }
+    }
+    json.byte(UInt8(ascii: "}"))
+  }
+}
+
+/// How one field's value is written from the state at an address: a stored property of a type
+/// written here, at its offset in the state, or the field's own closure.
+enum FieldWriting: Sendable {
+  case integer(offset: Int)
+  case integer64(offset: Int)
+  case boolean(offset: Int)
+  case string(offset: Int)
+  case number(offset: Int)
+  /// Writes the value after its key; false when it is left out (an optional field's nil).
+  case written(@Sendable (UnsafeRawPointer, inout JSONWriter) throws -> Bool)
+
+  /// The stored property at `offset` when it is one of the types written here (`Value`, the
+  /// property's type); nil otherwise.
+  static func stored<Value>(_: Value.Type, at offset: Int?) -> FieldWriting? {
+    guard let offset else { return nil }
+    switch Value.self {
+    case is Int.Type: return .integer(offset: offset)
+    case is Int64.Type: return .integer64(offset: offset)
+    case is Bool.Type: return .boolean(offset: offset)
+    case is String.Type: return .string(offset: offset)
+    case is Double.Type: return .number(offset: offset)
+    default: return nil
+    }
+  }
+
+  /// Writes the value of the state at `state`, as the value's own ``JSONWritable`` writing
+  /// does; false when it is left out.
+  func write(_ state: UnsafeRawPointer, to json: inout JSONWriter) throws -> Bool {
+    switch self {
+    case .integer(let offset): json.integer(Int64(state.load(fromByteOffset: offset, as: Int.self)))
+    case .integer64(let offset): json.integer(state.load(fromByteOffset: offset, as: Int64.self))
+    case .boolean(let offset): json.bool(state.load(fromByteOffset: offset, as: Bool.self))
+    case .string(let offset):
+      json.string(state.load(fromByteOffset: offset, as: String.self))
+    case .number(let offset): try json.finite(state.load(fromByteOffset: offset, as: Double.self))
+    case .written(let write): return try write(state, &json)
+    }
+    return true
+  }
+}
