@@ -30,7 +30,11 @@ let package = Package(
     // A storage engine behind BlocCore's `BlocStorage`: an app that persists to files does not
     // carry it; the daemon does.
     .target(
-      name: "BlocJournal", dependencies: ["BlocCore", "SystemCalls"], path: "Modules/Journal"),
+      name: "BlocJournal", dependencies: ["BlocCore", "SystemCalls", "JournalChecksum"],
+      path: "Modules/Journal"),
+    // The journal's CRC-32 folded with PCLMULQDQ: C (Swift cannot reach the instruction), in
+    // a header only, compiled into BlocJournal.
+    .systemLibrary(name: "JournalChecksum", path: "Modules/JournalChecksum"),
 
     // How a feature declares its events and state once (JSON, validation, `describe`); its
     // events are read straight from a request's bytes with WireJSON's cursor.

@@ -1,11 +1,15 @@
+internal import JournalChecksum
+
 /// CRC-32 (the zlib / IEEE polynomial, reflected, as in zip and PNG) of a journal record's
-/// payload, sixteen bytes at a time ("slicing-by-16").
+/// payload: folded sixteen bytes at a time with carry-less multiplication where the CPU has it
+/// (x86-64's PCLMULQDQ, in C: JournalChecksum), else and for the last 0–15 bytes sixteen bytes
+/// at a time through tables ("slicing-by-16").
 ///
 /// Every record is summed once when written and once when read back: once per change on the
-/// writer's path. Each step reads sixteen bytes as two words (not byte by byte) and looks each
-/// byte up in the table for its distance from the step's end, so the sixteen lookups do not
-/// wait for each other: 13–30% less time than slicing-by-8 read byte by byte for the
-/// 100–200-byte records of a state. Same polynomial, same results as zlib's `crc32`.
+/// writer's path. Folding a ~120-byte value takes about 85 instructions where the tables take
+/// about 450. The tables' step reads sixteen bytes as two words (not byte by byte) and looks
+/// each byte up in the table for its distance from the step's end, so the sixteen lookups do
+/// not wait for each other. Same polynomial, same results as zlib's `crc32`.
 enum CRC32 {
   /// Table `k` (256 entries from `k * 256`) gives the CRC of a byte followed by `k` zero
   /// bytes; built once.
@@ -37,7 +41,20 @@ enum CRC32 {
   /// key share the bytes in front of their value, summed once for all of them.
   static func update(_ crc: UInt32, with bytes: UnsafeRawBufferPointer) -> UInt32 {
     guard let base = bytes.baseAddress else { return crc }
-    return tables.withUnsafeBufferPointer { t in
+    guard bytes.count >= 64, folds else { return sliced(crc, base, bytes.count) }
+    let folded = bytes.count & ~15
+    let crc = journal_crc32_fold(base.assumingMemoryBound(to: UInt8.self), folded, crc)
+    return sliced(crc, base + folded, bytes.count - folded)
+  }
+
+  /// Whether this CPU folds 16 bytes at a time with carry-less multiplication (x86-64 with
+  /// PCLMULQDQ: JournalChecksum), about 8 times fewer instructions than the tables for a
+  /// record; the last 0-15 bytes, and whatever is shorter than 64, go through the tables.
+  private static let folds = journal_crc32_folds() != 0
+
+  /// ``update(_:with:)`` with the tables.
+  static func sliced(_ crc: UInt32, _ base: UnsafeRawPointer, _ count: Int) -> UInt32 {
+    tables.withUnsafeBufferPointer { t in
       // The eight bytes of `word` (little-endian), followed by `k` more bytes.
       @inline(__always) func fold(_ word: UInt64, before k: Int) -> UInt32 {
         let low =
@@ -51,7 +68,7 @@ enum CRC32 {
         return low ^ high
       }
       var next = base
-      var left = bytes.count
+      var left = count
       var crc = crc
       while left >= 16 {
         let first = next.loadUnaligned(as: UInt64.self).littleEndian ^ UInt64(crc)
