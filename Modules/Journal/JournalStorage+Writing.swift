@@ -46,17 +46,20 @@ extension JournalStorage {
   /// everything appended while one is written goes into the next.
   ///
   /// - Parameter gathering: on the writer's thread under `.always`: before each next sync,
-  ///   wait for the clients the last one served (``gatherClients(_:within:)``).
+  ///   wait for the clients the last one served (``gatherClients(_:withinNanoseconds:)``).
   func writeBatches(_ first: consuming Batch? = nil, gathering: Bool = false) {
     // The batch last written, emptied, handed back for the next one to fill: a batch's lists
     // are allocated once, not per batch.
     var written: Batch?
-    // The clients the last batch served, and how long its write and sync took.
+    // The clients the last batch served, and how long its write and sync took. In plain
+    // nanoseconds of DispatchTime: ContinuousClock's instants (of a resilient type, an
+    // optional one here) cost about 100 instructions per batch through value witnesses even
+    // when the clock is not read.
     var served = 0
-    var syncTime = Duration.zero
+    var syncNanoseconds: UInt64 = 0
     while true {
       if gathering, served > 1 {
-        gatherClients(served, within: min(syncTime / 2, .milliseconds(2)))
+        gatherClients(served, withinNanoseconds: min(syncNanoseconds / 2, 2_000_000))
       }
       let taken =
         first.take()
@@ -86,9 +89,12 @@ extension JournalStorage {
       }
       guard !batch.completions.isEmpty || !batch.taken.isEmpty else { continue }
       // The clock is read only by a writer that gathers (the deferred loop never does).
-      let started = gathering ? ContinuousClock.now : nil
+      let started = gathering ? DispatchTime.now().uptimeNanoseconds : 0
       let (error, due) = writeBatch(batch)
-      if let started { (served, syncTime) = (batch.connections, .now - started) }
+      if gathering {
+        served = batch.connections
+        syncNanoseconds = DispatchTime.now().uptimeNanoseconds &- started
+      }
       if error == nil {
         kept.withLock {
           $0.keep(
@@ -113,16 +119,14 @@ extension JournalStorage {
   /// likewise). Bounded by half the last sync's time: a client that does not come back costs
   /// at most that. The commit that brings the last of them wakes the writer at once (it used
   /// to look every 20 µs, which the kernel's timer slack made every 70 µs or so).
-  func gatherClients(_ clients: Int, within limit: Duration) {
+  func gatherClients(_ clients: Int, withinNanoseconds limit: UInt64) {
     let waits = queue.withLock { batch -> Bool in
       guard batch.connections < clients else { return false }
       batch.awaited = clients
       return true
     }
     guard waits else { return }
-    let (seconds, attoseconds) = limit.components
-    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    guard gathered.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut else {
+    guard gathered.wait(timeout: .now() + .nanoseconds(Int(limit))) == .timedOut else {
       return
     }
     // Timed out: no commit wakes it any more, unless one did just now, whose signal is taken
