@@ -23,6 +23,9 @@ public struct EventCase<Event: Sendable>: Sendable {
   /// Makes the event from its fields, each looked up by name (nil when absent).
   @usableFromInline let build:
     @Sendable ((String) -> FieldInput?, _ example: String) throws(EventRefusal) -> Event
+  /// Makes the event when it has no fields (``event(_:_:_:)``), else nil: what ``build``
+  /// calls, called straight, for the usual event of a `send`.
+  @usableFromInline let make: (@Sendable () -> Event)?
   /// The event's JSON object less its fields' values, written once.
   let object: EventObject
   /// How the fields' values are read back from an event of this type (the payload its `make`
@@ -31,7 +34,7 @@ public struct EventCase<Event: Sendable>: Sendable {
 
   init(
     _ type: String, _ summary: String, fields: [FieldShape], example: String?,
-    values: FieldValues<Event>?,
+    values: FieldValues<Event>?, make: (@Sendable () -> Event)? = nil,
     build: @escaping @Sendable ((String) -> FieldInput?, String) throws(EventRefusal) -> Event
   ) {
     precondition(fields.count <= FoundFields.capacity, "an event has at most 3 fields")
@@ -41,6 +44,7 @@ public struct EventCase<Event: Sendable>: Sendable {
     self.example = example ?? Self.composeExample(type, fields)
     self.object = EventObject(type, fields)
     self.values = values
+    self.make = make
     self.build = build
   }
 
@@ -116,7 +120,7 @@ extension EventCase {
   public static func event(
     _ type: String, _ summary: String, _ make: @escaping @Sendable () -> Event
   ) -> EventCase {
-    EventCase(type, summary, fields: [], example: nil, values: nil) { _, _ in make() }
+    EventCase(type, summary, fields: [], example: nil, values: nil, make: make) { _, _ in make() }
   }
 
   /// An event with one field.

@@ -19,6 +19,8 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   public let types: [String]
   /// Each `type` name's UTF-8, to compare with a request's bytes.
   @usableFromInline let typeBytes: [[UInt8]]
+  /// Each `type` name as words (`ShortName`), to find a request's type among them.
+  @usableFromInline let typeNames: [ShortName]
   let byType: [String: Int]
   /// Each declared event's fields, by index in `cases`, in a type that does not depend on
   /// `Event` (read on every request).
@@ -36,6 +38,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     self.cases = cases
     types = cases.map(\.type)
     typeBytes = types.map { Array($0.utf8) }
+    typeNames = typeBytes.map(ShortName.init)
     fields = cases.map(\.fields)
     var byType: [String: Int] = [:]
     for (index, item) in cases.enumerated() {
@@ -123,8 +126,10 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   package func decode(
     _ event: JSONCursor, soleType: UnsafeRawBufferPointer?
   ) throws(EventRefusal) -> Event {
-    // The usual event, its `type` alone: no field to look for.
+    // The usual event, its `type` alone: no field to look for, and for an event without
+    // fields, its maker called straight (no example string or lookup handed over).
     if let soleType, let index = index(ofType: soleType) {
+      if let make = cases[index].make { return make() }
       return try cases[index].build({ _ in nil }, cases[index].example)
     }
     return try decode(event, located: locateMembers(event))
@@ -142,7 +147,11 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// The index in `cases` of the declared event whose `type` is `text`'s bytes, or nil.
   @inlinable
   func index(ofType text: UnsafeRawBufferPointer) -> Int? {
-    typeBytes.firstIndex { text.hasSameBytes(as: $0) }
+    for index in typeNames.indices
+    where typeNames[index].spells(text, confirm: { text.hasSameBytes(as: typeBytes[index]) }) {
+      return index
+    }
+    return nil
   }
 
   /// The index in `cases` of the event at `event` and where its fields' values are (nil when

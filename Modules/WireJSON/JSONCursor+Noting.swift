@@ -68,7 +68,7 @@ extension JSONCursor {
     guard depth < maxDepth else { return nil }
     position += 1
     skipWhitespace()
-    if peek == .quote, let key = scanPlainString() {
+    if position < end, bytes[position] == .quote, let key = scanPlainString() {
       skipWhitespace()
       if peek == .colon {
         position += 1

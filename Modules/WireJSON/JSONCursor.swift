@@ -43,7 +43,17 @@ public struct JSONCursor {
   /// The byte at `position`, or nil at the end of input.
   var peek: UInt8? { position < end ? bytes[position] : nil }
 
+  /// Moves past any whitespace at `position`. Inlined: the usual case, a token right there
+  /// or the end, is one look (every whitespace byte is at most 0x20); a call per token cost
+  /// more.
+  @inline(__always)
   package mutating func skipWhitespace() {
+    if position >= end || bytes[position] > .space { return }
+    skipWhitespaceRun()
+  }
+
+  @inline(never)
+  mutating func skipWhitespaceRun() {
     var index = position
     while index < end {
       switch bytes[index] {
