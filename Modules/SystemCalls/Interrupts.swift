@@ -15,7 +15,9 @@
 ///
 /// For calls that return a count (`ssize_t`). Not generic over `BinaryInteger`: called from
 /// other modules, a generic body is not specialised there, and the daemon's every `recv` and
-/// `send` then compared and converted its result through protocol witnesses.
+/// `send` then compared and converted its result through protocol witnesses. Inlinable: else
+/// each call goes through the function and a closure context's thunk, twice per request.
+@inlinable
 package func retryingOnInterrupt(_ call: () -> Int) -> Int {
   while true {
     let result = call()

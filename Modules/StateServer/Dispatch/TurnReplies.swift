@@ -74,8 +74,9 @@ final class TurnReplies {
     return true
   }
 
-  /// Writes the replies whose changes are stored (or refused), in order, into one buffer
-  /// queued for the connection at `index` of `connections`
+  /// Writes the replies whose changes are stored (or refused), in order, into the loop's write
+  /// buffer for the connection at `index` of `connections` (``TurnConnections/appendReplies(at:_:)``)
+  /// or, when bytes wait in its queue, into one buffer queued behind them
   /// (``TurnConnections/queueReplies(_:at:)``), then lets the session send
   /// what it queued behind them. Called by the loop at the end of the turn that read their
   /// requests; `stored` reads each feature once for the turn. Returns false when replies wait
@@ -87,26 +88,22 @@ final class TurnReplies {
     to connections: TurnConnections, at index: Int
   ) -> Bool {
     guard !replies.isEmpty else { return true }
-    // Worked on as locals, the stored lists only swapped: an access to a class's property
-    // that spans calls (here queueReplies) is checked at run time for overlapping accesses.
-    var lines: [UInt8] = []
+    // Worked on as a local, the stored list only swapped: an access to a class's property
+    // that spans calls is checked at run time for overlapping accesses.
     var replies: [Reply] = []
-    swap(&lines, &self.lines)
     swap(&replies, &self.replies)
-    if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }  // it usually comes back empty
     var written = 0
-    // Each reply read in place: a copy of it (its id, feature and outcome) costs retains and
-    // releases.
-    replies.withUnsafeBufferPointer { replies in
-      while written < replies.count {
-        guard let final = replies[written].finalOutcome(&stored) else { break }
-        statistics.count(final)
-        replies[written].write(final, &stored, into: &lines)
-        written += 1
-      }
+    let appended = connections.appendReplies(at: index) { buffer in
+      Self.write(replies, &written, statistics, &stored, into: &buffer)
     }
-    if !lines.isEmpty { connections.queueReplies(&lines, at: index) }
-    if lines.capacity <= 1 << 16 { swap(&lines, &self.lines) }  // a huge state's buffer is not kept
+    if !appended {
+      var lines: [UInt8] = []
+      swap(&lines, &self.lines)
+      if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }  // it usually comes back empty
+      Self.write(replies, &written, statistics, &stored, into: &lines)
+      if !lines.isEmpty { connections.queueReplies(&lines, at: index) }
+      if lines.capacity <= 1 << 16 { swap(&lines, &self.lines) }  // a huge state's is not kept
+    }
     guard written == replies.count else {
       if written > 0 { replies.removeFirst(written) }
       swap(&replies, &self.replies)
@@ -130,6 +127,22 @@ final class TurnReplies {
       session.tracker.end()
     }
     return true
+  }
+
+  /// Writes `replies[written...]` into `buffer`, in order, as long as their outcomes are known.
+  private static func write(
+    _ replies: [Reply], _ written: inout Int, _ statistics: DaemonStatistics,
+    _ stored: inout StoredStates, into buffer: inout [UInt8]
+  ) {
+    // Each reply read in place: a copy of it (its id and outcome) costs copies and releases.
+    replies.withUnsafeBufferPointer { replies in
+      while written < replies.count {
+        guard let final = replies[written].finalOutcome(&stored) else { break }
+        statistics.count(final)
+        replies[written].write(final, &stored, into: &buffer)
+        written += 1
+      }
+    }
   }
 
   /// The first reply still waiting for its change (after ``writeReplies(_:_:to:at:)`` returned

@@ -85,7 +85,7 @@ public struct LineFramer: Sendable {
     guard let base = bytes.baseAddress else { return }
     var offset = 0
     while offset < bytes.count {
-      guard let hit = memchr(base + offset, Int32(UInt8.lineFeed), bytes.count - offset) else {
+      guard let hit = memchr(base + offset, Int32(lineFeed), bytes.count - offset) else {
         absorbIncomplete(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
         return
       }
@@ -157,15 +157,15 @@ public struct LineFramer: Sendable {
   ) -> Found? {
     while offset < bytes.count, readyHead == ready.count, lineStart == buffer.count, !skipping {
       let base = bytes.baseAddress!
-      guard let hit = memchr(base + offset, Int32(UInt8.lineFeed), bytes.count - offset) else {
+      guard let hit = memchr(base + offset, Int32(lineFeed), bytes.count - offset) else {
         break
       }
       // As `finishLine` does with nothing held.
       let line = UnsafeRawBufferPointer(rebasing: bytes[offset..<base.distance(to: hit)])
       offset += line.count + 1
-      let length = line.count - (line.last == .carriageReturn ? 1 : 0)
+      let length = line.count - (line.last == carriageReturn ? 1 : 0)
       if length > maxFrameBytes { return .oversized(length) }
-      if length == 0 || line.allSatisfy(\.isJSONWhitespace) { continue }
+      if length == 0 || line.allSatisfy(isWhitespace) { continue }
       // One step, not emptied then appended (each about 80 instructions).
       frame.replaceSubrange(
         frame.indices,
@@ -177,7 +177,8 @@ public struct LineFramer: Sendable {
       append(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
       offset = bytes.count
     }
-    return next(into: &frame)
+    // The usual end of a read's frames: nothing waits (no call to say so).
+    return readyHead < ready.count ? next(into: &frame) : nil
   }
 
   /// Takes bytes that contain no newline.
@@ -202,7 +203,7 @@ public struct LineFramer: Sendable {
     }
     let held = bufferedByteCount
     let lastByte = tail.last ?? (held > 0 ? buffer.last : nil)
-    let length = held + tail.count - (lastByte == .carriageReturn ? 1 : 0)
+    let length = held + tail.count - (lastByte == carriageReturn ? 1 : 0)
     // Too long before blank: a long line is refused however it arrives, since a framer fed in
     // small reads refuses it before its end (and so its blankness) is known.
     if length > maxFrameBytes {
@@ -220,7 +221,7 @@ public struct LineFramer: Sendable {
   /// Whether the line `buffer[lineStart...] + tail` holds only JSON whitespace. Usually
   /// decided by its first byte; a line of whitespace is scanned once.
   private func isBlank(_ tail: UnsafeRawBufferPointer) -> Bool {
-    buffer[lineStart...].allSatisfy(\.isJSONWhitespace) && tail.allSatisfy(\.isJSONWhitespace)
+    buffer[lineStart...].allSatisfy(isWhitespace) && tail.allSatisfy(isWhitespace)
   }
 
   /// Forgets the incomplete line.
@@ -249,4 +250,14 @@ public struct LineFramer: Sendable {
   private mutating func shrinkIfLarge() {
     if buffer.capacity > 1 << 16 { buffer = [] }
   }
+}
+
+// The framer's bytes, as constants of this module: WireJSON's (`UInt8.lineFeed`,
+// `isJSONWhitespace`) are reached through a call each from here, several per frame.
+private let lineFeed: UInt8 = 0x0A
+private let carriageReturn: UInt8 = 0x0D
+
+/// JSON whitespace: space, tab, line feed, carriage return.
+private func isWhitespace(_ byte: UInt8) -> Bool {
+  byte == 0x20 || byte == 0x09 || byte == lineFeed || byte == carriageReturn
 }
