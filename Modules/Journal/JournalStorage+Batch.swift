@@ -29,6 +29,12 @@ extension JournalStorage {
     /// Kept when the batch is emptied; at most ``validKeysKept``.
     var validKeys: [String] = []
     static let validKeysKept = 16
+    /// The key whose put header `records.prefix` holds (nil: another header), and the running
+    /// checksum of that header's kind and key (``JournalFormat/headerSum(_:)``): a bloc's key
+    /// comes back batch after batch, so its header is made and summed again only when another
+    /// key or a change came between (about 500 instructions per batch at one client).
+    var prefixKey: String?
+    var prefixSum: UInt32 = 0
 
     var isEmpty: Bool { completions.isEmpty && staged.isEmpty }
 
@@ -46,30 +52,38 @@ extension JournalStorage {
     /// Adds the record of a change: `value` stored under `key`, or `key` removed when nil.
     mutating func add(_ key: String, _ value: [UInt8]?) {
       JournalFormat.header(value == nil ? .remove : .put, key: key, into: &records.prefix)
+      prefixKey = nil
       let first = records.values.count
       let start = records.beginValue()
       if let value { records.bytes.append(contentsOf: value) }
       records.endValue(from: start)
-      seal(from: first, key: key, removal: value == nil)
+      seal(
+        from: first, key: key, removal: value == nil,
+        headerSum: JournalFormat.headerSum(records.prefix))
     }
 
     /// Takes `source`'s states into the batch, as records under its `key`; false when it had
     /// none any more.
     mutating func take(_ source: any StagedState, key: String) -> Bool {
-      JournalFormat.header(.put, key: key, into: &records.prefix)
+      if prefixKey != key {
+        JournalFormat.header(.put, key: key, into: &records.prefix)
+        prefixKey = key
+        prefixSum = JournalFormat.headerSum(records.prefix)
+      }
       let first = records.values.count
       guard source.takeForWrite(into: &records) else { return false }
-      seal(from: first, key: key)
+      seal(from: first, key: key, headerSum: prefixSum)
       taken.append(source)
       return true
     }
 
     /// Completes the records of the values from `first` on, and notes them as a run.
-    private mutating func seal(from first: Int, key: String, removal: Bool = false) {
+    /// `headerSum`: the running checksum of the kind and key in front of each value.
+    private mutating func seal(
+      from first: Int, key: String, removal: Bool = false, headerSum: UInt32
+    ) {
       let headerSize = records.prefix.count
       let values = records.values
-      // The kind and key in front of each value are summed once for the run.
-      let headerSum = JournalFormat.headerSum(records.prefix)
       records.bytes.withUnsafeMutableBytes { bytes in
         for index in first..<values.count {
           JournalFormat.seal(

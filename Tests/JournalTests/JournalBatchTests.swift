@@ -32,6 +32,35 @@ import Testing
     #expect(KeyedTallyBloc(storage: reopened, key: "other").state.count == 100)
   }
 
+  /// A bloc's records and plain writes and removals of other keys in the same batches, and
+  /// from batch to batch: each record has its own key's header and checksum (a bloc's header
+  /// is made again only after another key's), and all of them read back.
+  @Test func blocsAndPlainWritesShareBatchesAndReadBack() async throws {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let storage = try JournalStorage(directory: directory, sync: .deferred)
+    let bloc = TallyBloc(storage: storage)
+    try storage.write("gone", Data("0".utf8))
+    for round in 1...3 {
+      storage.beginBatch()
+      _ = bloc.add(.increment)
+      storage.write("plain", Data("\(round)".utf8)) { #expect($0 == nil) }
+      _ = bloc.add(.increment)
+      storage.commitBatch()
+      _ = bloc.add(.increment)
+    }
+    try storage.remove("gone")
+    #expect(await bloc.waitUntilStored() == nil)
+    await bloc.close()
+    storage.close()
+    let reopened = try JournalStorage(directory: directory)
+    #expect(TallyBloc(storage: reopened).state.count == 9)
+    #expect(try reopened.read("plain") == Data("3".utf8))
+    #expect(try reopened.read("gone") == nil)
+    #expect(reopened.recoveryNotes.isEmpty, "\(reopened.recoveryNotes)")
+    reopened.close()
+  }
+
   @Test func nestedBatchesAreWrittenAtTheOutermostCommit() throws {
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
