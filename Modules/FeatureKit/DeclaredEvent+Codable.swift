@@ -48,9 +48,9 @@ extension DeclaredEvent {
 
   /// Writes the event as a client sends it, members sorted: `{"type":"set","value":5}`; what
   /// `monitor` shows and the journal stores with each change (``EventDeclaration/write(_:to:)``).
-  /// Inlinable, so that each event type's conformance is specialised: an event without fields
-  /// is found and written by code that is not generic, without looking up generic metadata at
-  /// run time.
+  /// Inlinable, so that each event type's conformance is specialised: the event is found and
+  /// written by code that is not generic (``EventDeclaration/write(_:to:)``), without looking
+  /// up generic metadata at run time.
   @inlinable
   public func write(to json: inout JSONWriter) throws {
     try writeJSON(into: &json.bytes)
@@ -59,8 +59,8 @@ extension DeclaredEvent {
   /// What a persisted bloc stores with a change the event made: the same bytes, appended.
   @inlinable
   public func writeJSON(into bytes: inout [UInt8]) throws {
-    let written = withUnsafePointer(to: self) { event in
-      Self.declaration.bare.write(at: UnsafeRawPointer(event), into: &bytes)
+    let written = try withUnsafePointer(to: self) { event in
+      try Self.declaration.writers.write(at: UnsafeRawPointer(event), into: &bytes)
     }
     if written { return }
     try JSONWriter.appending(to: &bytes) { json in

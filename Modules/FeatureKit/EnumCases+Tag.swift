@@ -24,6 +24,18 @@ extension EnumCases {
   static func isReadable(_ type: Any.Type) -> Bool {
     let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
     guard metadata.load(as: UInt.self) == 0x201 else { return false }  // MetadataKind::Enum
+    return hasEnumWitnesses(metadata)
+  }
+
+  /// Whether `type` is an `Optional` whose value witnesses include `getEnumTag` (its tag is 0
+  /// for a value, 1 for nil; the value lies where the optional does).
+  static func isReadableOptional(_ type: Any.Type) -> Bool {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    guard metadata.load(as: UInt.self) == 0x202 else { return false }  // MetadataKind::Optional
+    return hasEnumWitnesses(metadata)
+  }
+
+  private static func hasEnumWitnesses(_ metadata: UnsafeRawPointer) -> Bool {
     let flags = witnesses(metadata).load(fromByteOffset: flagsOffset, as: UInt32.self)
     return flags & 0x0020_0000 != 0  // ValueWitnessFlags::HasEnumWitnesses
   }
@@ -50,11 +62,18 @@ extension EnumCases {
   /// `getEnumTag`): the memory then holds a value of the payload's type, no longer the enum's.
   /// Only for a type ``isReadable(_:)`` accepts.
   static func projectPayload<Value>(at address: UnsafeMutablePointer<Value>) {
-    let metadata = unsafeBitCast(Value.self, to: UnsafeRawPointer.self)
+    projectPayload(
+      at: UnsafeMutableRawPointer(address),
+      metadata: unsafeBitCast(Value.self, to: UnsafeRawPointer.self))
+  }
+
+  /// The same for the value at `address` of the type whose metadata is `metadata`, in code
+  /// that is not generic.
+  static func projectPayload(at address: UnsafeMutableRawPointer, metadata: UnsafeRawPointer) {
     let project = unsafeBitCast(
       witnesses(metadata).load(fromByteOffset: flagsOffset + 16, as: UnsafeRawPointer.self),
       to: ProjectEnumData.self)
-    project(UnsafeMutableRawPointer(address), metadata)
+    project(address, metadata)
   }
 
   /// `destructiveProjectEnumData(value, metadata)`.

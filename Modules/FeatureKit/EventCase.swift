@@ -132,7 +132,7 @@ extension EventCase {
       type, summary, fields: [a.shape], example: example,
       values: FieldValues(
         type, A.self, write: { value, _, json in try a.write(value, ifPresentTo: &json) },
-        encodable: { value, _ in a.encodable(value) })
+        encodable: { value, _ in a.encodable(value) }, fields: [(a.name, 0, a.eventWriting)])
     ) { lookup, example throws(EventRefusal) in
       try make(a.value(in: lookup, example: example))
     }
@@ -153,7 +153,11 @@ extension EventCase {
         },
         encodable: { values, index in
           index == 0 ? a.encodable(values.0) : b.encodable(values.1)
-        })
+        },
+        fields: [
+          (a.name, 0, a.eventWriting),
+          (b.name, MemoryLayout<(A, B)>.offset(of: \(A, B).1)!, b.eventWriting),
+        ])
     ) { lookup, example throws(EventRefusal) in
       try make(a.value(in: lookup, example: example), b.value(in: lookup, example: example))
     }
@@ -181,7 +185,12 @@ extension EventCase {
           case 1: b.encodable(values.1)
           default: c.encodable(values.2)
           }
-        })
+        },
+        fields: [
+          (a.name, 0, a.eventWriting),
+          (b.name, MemoryLayout<(A, B, C)>.offset(of: \(A, B, C).1)!, b.eventWriting),
+          (c.name, MemoryLayout<(A, B, C)>.offset(of: \(A, B, C).2)!, c.eventWriting),
+        ])
     ) { lookup, example throws(EventRefusal) in
       try make(
         a.value(in: lookup, example: example), b.value(in: lookup, example: example),

@@ -30,8 +30,8 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// then an event's case is found by its name. Of types that do not depend on `Event`, so that the
   /// common path runs no generic code.
   let byTag: [TaggedCase]?
-  /// The JSON of each event without fields, written once, by tag.
-  @usableFromInline let bare: BareEvents
+  /// How each case is written in code that is not generic, by tag.
+  @usableFromInline let writers: EventWriters
 
   public init(feature: String, _ cases: EventCase<Event>...) {
     self.feature = feature
@@ -51,7 +51,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     } else {
       byTag = nil
     }
-    bare = BareEvents(Event.self, byTag: byTag, cases: cases)
+    writers = EventWriters(Event.self, byTag: byTag, cases: cases)
   }
 
   /// The declared event named `type`, or nil.
@@ -60,12 +60,12 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   }
 
   /// Writes `event` as a client sends it, members sorted: `{"type":"set","value":5}`. Its
-  /// declared event is found by its case's tag: an event without fields is then bytes written
-  /// once (``BareEvents``), without allocating; one with fields reads them back from its
+  /// declared event is found by its case's tag (``EventWriters``): an event without fields is
+  /// then bytes written once, without allocating; one with fields reads them back from its
   /// case's payload.
   public func write(_ event: Event, to json: inout JSONWriter) throws {
-    let written = withUnsafePointer(to: event) { event in
-      bare.write(at: UnsafeRawPointer(event), into: &json.bytes)
+    let written = try withUnsafePointer(to: event) { event in
+      try writers.write(at: UnsafeRawPointer(event), into: &json.bytes)
     }
     if !written { try write(event, to: &json, byName: false) }
   }

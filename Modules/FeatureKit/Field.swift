@@ -21,6 +21,9 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
   /// Writes a value as the event's JSON carries it (`monitor`, the journal's record).
   /// By default the value's own ``JSONWritable`` writing, found once for the type.
   var write: @Sendable (Value, inout JSONWriter) throws -> Void
+  /// The same writing in code that is not generic, for a value of a type written there (an
+  /// integer, a boolean, a string, an enum of strings, an optional of one); nil otherwise.
+  var writing: EventValueWriting?
 
   /// Whether a value is nil, for a field of an `Optional` type (nil otherwise): the event's
   /// JSON leaves such a field out.
@@ -78,6 +81,16 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
     { value in withUnsafePointer(to: value) { Wrapper.isNone(at: UnsafeRawPointer($0)) } }
   }
 
+  /// How a value at an address is written in an event's JSON (``FieldsWriter``): ``writing``,
+  /// or this field's own writing (``write(_:ifPresentTo:)``) of the value read there.
+  var eventWriting: EventValueWriting {
+    if let writing { return writing }
+    let field = self
+    return .written { value, json in
+      try field.write(value.assumingMemoryBound(to: Value.self).pointee, ifPresentTo: &json)
+    }
+  }
+
   /// Writes `value` as the event's JSON carries it; false, writing nothing, for an optional
   /// field's nil, which is left out as if absent.
   func write(_ value: Value, ifPresentTo json: inout JSONWriter) throws -> Bool {
@@ -118,6 +131,7 @@ extension Field where Value == Int {
       try input.integer(at: path, as: type)
     }
     field.write = { value, json in json.integer(Int64(value)) }
+    field.writing = .integer
     return field
   }
 }
@@ -134,6 +148,7 @@ extension Field where Value == Int64 {
       Int64(try input.integer(at: path, as: type))
     }
     field.write = { value, json in json.integer(value) }
+    field.writing = .integer64
     return field
   }
 }
@@ -152,6 +167,7 @@ extension Field where Value == String {
       return text
     }
     field.write = { value, json in json.string(value) }
+    field.writing = .string
     return field
   }
 }
@@ -164,6 +180,7 @@ extension Field where Value == Bool {
       return flag
     }
     field.write = { value, json in json.bool(value) }
+    field.writing = .boolean
     return field
   }
 }
@@ -183,7 +200,26 @@ extension Field {
       return value
     }
     field.write = { value, json in json.string(value.rawValue) }
+    field.writing = oneOfWriting(Value.self)
     return field
+  }
+
+  /// Each case's quoted raw value by its tag, when the cases' tags can be read.
+  private static func oneOfWriting<Named: RawRepresentable & CaseIterable>(
+    _: Named.Type
+  ) -> EventValueWriting? where Named.RawValue == String {
+    guard EnumCases.isReadable(Named.self) else { return nil }
+    var names: [[UInt8]] = Array(repeating: [], count: Named.allCases.count)
+    for value in Named.allCases {
+      let tag = EnumCases.tag(of: value)
+      guard tag < names.count, names[tag].isEmpty else { return nil }
+      var name = JSONWriter()
+      name.string(value.rawValue)
+      names[tag] = name.bytes
+    }
+    return .oneOf(
+      metadata: UInt(bitPattern: unsafeBitCast(Named.self, to: UnsafeRawPointer.self)),
+      names: names)
   }
 
   /// The same field, but optional: absent or null reads as nil.
@@ -197,6 +233,15 @@ extension Field {
     let write = field.write
     optional.write = { value, json in
       if let value { try write(value, &json) } else { json.null() }
+    }
+    switch field.writing {
+    case .integer, .integer64, .boolean, .string, .oneOf:
+      if EnumCases.isReadableOptional(Value.self), let wrapped = field.writing {
+        optional.writing = .optional(
+          metadata: UInt(bitPattern: unsafeBitCast(Value.self, to: UnsafeRawPointer.self)),
+          wrapped: wrapped)
+      }
+    case .optional, .written, nil: break
     }
     return optional
   }

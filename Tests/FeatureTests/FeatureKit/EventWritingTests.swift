@@ -131,6 +131,26 @@ import Wire
     #expect(decoded == event)
   }
 
+  /// Fields of every kind the event writer reads in place (a string with a rule, an optional
+  /// integer, an enum of strings, a boolean): the same bytes as by the case's name (`Mirror`
+  /// and each field's own writing), appended after what is there.
+  @Test(arguments: [
+    (DeclarationTests.Note.write("hi", 3), #"{"size":3,"text":"hi","type":"write"}"#),
+    (.write("hi", nil), #"{"text":"hi","type":"write"}"#),
+    (.write("q\"\n", .min), #"{"size":-9223372036854775808,"text":"q\"\n","type":"write"}"#),
+    (.paint(.light, true), #"{"glossy":true,"shade":"light","type":"paint"}"#),
+    (.paint(.dark, false), #"{"glossy":false,"shade":"dark","type":"paint"}"#),
+    (.erase, #"{"type":"erase"}"#),
+  ])
+  func fieldsOfEveryKindWriteWhatMirrorReads(event: DeclarationTests.Note, text: String) throws {
+    var byName = JSONWriter()
+    try DeclarationTests.Note.declaration.write(event, to: &byName, byName: true)
+    var stored: [UInt8] = [0x2A]
+    try event.writeJSON(into: &stored)
+    #expect(stored == [0x2A] + byName.bytes)
+    #expect(String(decoding: byName.bytes, as: UTF8.self) == text)
+  }
+
   @Test func aCaseTheTagsCannotReadIsFoundByName() throws {
     // Not an enum: no tags, so its case is looked up by name as before (and, having none
     // declared, it cannot be written).
