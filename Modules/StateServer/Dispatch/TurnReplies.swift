@@ -22,28 +22,33 @@ final class TurnReplies {
     /// The sequence number of the event's last change, which waits for storage.
     let changed: UInt64
 
-    /// The outcome to reply with once it is known: the handler's, or the storage's error when
-    /// its change could not be stored (a refused change is never replied as ok). Nil while the
-    /// change is on its way.
-    func finalOutcome(_ stored: inout StoredStates) -> EventOutcome? {
+    /// Writes the reply at `reply` after the lines in `buffer` once its outcome is known (false
+    /// while its change is on its way), showing the feature's stored state (read once per turn
+    /// end: `stored`). Read through a pointer, `feature` being the reply's, borrowed: a copy of
+    /// the reply, or a feature read from it for each call, costs copies, retains and releases.
+    static func write(
+      _ reply: UnsafePointer<Reply>, _ feature: Feature, _ statistics: DaemonStatistics,
+      _ stored: inout StoredStates, into buffer: inout [UInt8]
+    ) -> Bool {
+      let changed = reply.pointee.changed
+      // The handler's outcome, or the storage's error when its change could not be stored (a
+      // refused change is never replied as ok).
+      let final: EventOutcome
       switch stored.status(of: feature, changed) {
-      case .stored: return outcome
-      case .failed(let error): return outcome.isHandled ? .failed(error) : outcome
-      case .pending: return nil
+      case .stored: final = reply.pointee.outcome
+      case .failed(let error):
+        final = reply.pointee.outcome.isHandled ? .failed(error) : reply.pointee.outcome
+      case .pending: return false
       }
-    }
-
-    /// Writes the reply for `final` (``finalOutcome(_:)``) after the lines in `buffer`, showing
-    /// the feature's stored state (read once per turn end: `stored`).
-    func write(
-      _ final: EventOutcome, _ stored: inout StoredStates, into buffer: inout [UInt8]
-    ) {
+      statistics.count(final)
       do {
         let snapshot = try stored.snapshot(of: feature, including: changed)
-        ReplyWriter.appendOutcome(id: id, final, snapshot, to: &buffer)
+        ReplyWriter.appendOutcome(id: reply.pointee.id, final, snapshot, to: &buffer)
       } catch {
-        buffer.append(contentsOf: RequestDispatcher.encodingFailure(id: id, feature, error))
+        buffer.append(
+          contentsOf: RequestDispatcher.encodingFailure(id: reply.pointee.id, feature, error))
       }
+      return true
     }
   }
 
@@ -134,12 +139,14 @@ final class TurnReplies {
     _ replies: [Reply], _ written: inout Int, _ statistics: DaemonStatistics,
     _ stored: inout StoredStates, into buffer: inout [UInt8]
   ) {
-    // Each reply read in place: a copy of it (its id and outcome) costs copies and releases.
     replies.withUnsafeBufferPointer { replies in
       while written < replies.count {
-        guard let final = replies[written].finalOutcome(&stored) else { break }
-        statistics.count(final)
-        replies[written].write(final, &stored, into: &buffer)
+        let reply = replies.baseAddress! + written
+        // Borrowed: a feature lives as long as the dispatcher (``Reply/feature``).
+        let wrote = Unmanaged.passUnretained(reply.pointee.feature)._withUnsafeGuaranteedRef {
+          Reply.write(reply, $0, statistics, &stored, into: &buffer)
+        }
+        guard wrote else { break }
         written += 1
       }
     }
