@@ -141,12 +141,16 @@ final class EventLoop {
     swap(&delivered, &deliveredScratch)
     if !readyScratch.isEmpty || !deliveredScratch.isEmpty {
       // Resumed connections deliver frames here: one turn of their own.
-      for io in deliveredScratch {
-        io.deliveredInTurn = false
-        if io.isOpen, !io.peerHungUp, !io.waitingForWritable,
-          io.connection.queuedByteCount > 0
-        {
-          flush(io)
+      for index in deliveredScratch.indices {
+        // Borrowed, not retained: `deliveredScratch` holds it, and nothing here changes that
+        // list (frames a flush delivers go to `delivered`).
+        Unmanaged.passUnretained(deliveredScratch[index])._withUnsafeGuaranteedRef { io in
+          io.deliveredInTurn = false
+          if io.isOpen, !io.peerHungUp, !io.waitingForWritable,
+            io.connection.queuedByteCount > 0
+          {
+            flush(io)
+          }
         }
       }
       // Array's removeAll(keepingCapacity:) takes the general replaceSubrange (about 100
