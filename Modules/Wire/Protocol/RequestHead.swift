@@ -48,12 +48,19 @@ public struct RequestHead: Sendable {
     self.frame = frame
   }
 
-  private typealias Head = (
+  typealias Head = (
     id: RequestID?, op: String, feature: Int, featureEnd: Int, event: Int, eventTypeStart: Int,
     eventTypeEnd: Int
   )
 
   private static func read(_ bytes: UnsafeRawBufferPointer) throws(RequestError) -> Head {
+    // A send as clients write it, byte for byte: read without the general pass.
+    if let usual = usualSend(bytes) { return usual }
+    return try readInFull(bytes)
+  }
+
+  /// The head of any frame, by the general pass (one check of the whole frame).
+  static func readInFull(_ bytes: UnsafeRawBufferPointer) throws(RequestError) -> Head {
     var cursor = JSONCursor(bytes)
     var idValue: JSONCursor?
     var opValue: JSONCursor?
