@@ -30,18 +30,17 @@ extension BlocBase {
     try persister.removeStored()
   }
 
-  /// Calls `hook` with the sequence number and the JSON of each state as it is written for
-  /// storage, on the writing thread and before the write, so that a host showing states as
-  /// JSON takes those bytes instead of writing the state a second time. The JSON is the
-  /// state's own (``WritesJSON``), or `JSONEncoder`'s. Nothing without persistence.
+  /// Keeps the JSON of each state written for storage, from now on, with where the changes
+  /// stand (``storeProgressAndText``), so that a host showing states as JSON takes those bytes
+  /// instead of writing the state a second time. The JSON is the state's own
+  /// (``WritesJSON``), or `JSONEncoder`'s. Nothing without persistence.
   ///
   /// ```swift
-  /// bloc.shareStoredText { sequence, json in cache.keep(sequence, Array(json)) }
+  /// bloc.keepStoredText()
+  /// let (progress, text) = bloc.storeProgressAndText
   /// ```
-  package func shareStoredText(
-    with hook: @escaping @Sendable (UInt64, ArraySlice<UInt8>) -> Void
-  ) {
-    persister?.shareText(with: hook)
+  @usableFromInline package func keepStoredText() {
+    persister?.keepStoredText()
   }
 
   /// The persister stored change `sequence` as `state`.

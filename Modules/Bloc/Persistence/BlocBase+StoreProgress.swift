@@ -31,14 +31,35 @@ package struct StoreProgress: Sendable {
   }
 }
 
+/// The JSON of a persisted bloc's newest stored state, as it was written for storage
+/// (``BlocBase/keepStoredText()``), and the change it is the state of.
+@usableFromInline
+package struct StoredText: Sendable {
+  @usableFromInline package let sequence: UInt64
+  @usableFromInline package let json: [UInt8]
+}
+
 extension BlocBase {
   /// Where the bloc's changes stand on their way to storage (see ``StoreProgress``).
-  package var storeProgress: StoreProgress {
-    guard let persister else { return .nothingPersisted }
+  package var storeProgress: StoreProgress { storeProgressAndText.progress }
+
+  /// ``storeProgress``, and in the same trip to the persister's lock the text of the newest
+  /// stored state when it is kept (``keepStoredText()``; nil before the first write, or when
+  /// nothing is persisted): the state ``storedSnapshot`` shows, unless a newer one was stored
+  /// meanwhile. Never newer than ``StoreProgress/storedThrough``.
+  package var storeProgressAndText: (progress: StoreProgress, text: StoredText?) {
+    guard let persister else { return (.nothingPersisted, nil) }
     return persister.progress.withLock { progress in
-      StoreProgress(
-        durable: progress.durable, abandonedThrough: progress.abandonedThrough,
-        settled: !progress.writing && progress.pending == 0, failed: progress.lastError != nil)
+      (
+        StoreProgress(
+          durable: progress.durable, abandonedThrough: progress.abandonedThrough,
+          settled: !progress.writing && progress.pending == 0, failed: progress.lastError != nil),
+        progress.textSequence == 0
+          ? nil : StoredText(sequence: progress.textSequence, json: progress.text)
+      )
     }
   }
+
+  /// The text of the newest stored state when it is kept (``keepStoredText()``).
+  @usableFromInline package var storedText: StoredText? { storeProgressAndText.text }
 }

@@ -120,7 +120,7 @@ public struct Persistence<State: Sendable>: Sendable {
 
   /// Appends the stored text of the state at `state` (a `State`) and what is told with it
   /// (``StoredChange``, its event written by `events` when it can) to `bytes`; returns where
-  /// the state's own JSON lies in it (``BlocBase/shareStoredText(with:)``). The state is read
+  /// the state's own JSON lies in it (``BlocBase/keepStoredText()``). The state is read
   /// where it lies: the persister's code, unspecialised, would copy it through its type's
   /// value witnesses to pass it by value.
   func encode(

@@ -21,6 +21,12 @@ extension PersisterCore {
     var backlog: [StoredChange] = []
     /// What a write asks for besides the state, read with it.
     var hooks = WriteHooks()
+    /// The JSON of the state of change `textSequence`, the newest stored one whose text was
+    /// kept (``WriteHooks/keepsText``; 0: none): set by the write's end that stored it, with
+    /// `durable`, so never newer than `durable`. Its storage trades places with the write's
+    /// (``Taken/text``), so a state's text is copied once, out of the record.
+    var text: [UInt8] = []
+    var textSequence: UInt64 = 0
     /// The bloc, held while a write is staged or in flight and only then: it is told of the
     /// write's result, and a bloc dropped meanwhile still has its last change stored. (The
     /// bloc holds its persister, so holding it always would be a cycle; a weak reference would

@@ -15,6 +15,11 @@ extension PersisterCore {
     /// ones, in the same order. Its storage is traded with the backlog's, not copied.
     var changes: [StoredChange] = []
     var hooks = WriteHooks()
+    /// The JSON of the newest state written (``WriteHooks/keepsText``), kept with the progress
+    /// when the write is stored (``Progress/text``, whose storage it then takes).
+    var text: [UInt8] = []
+    /// `text` holds this write's state.
+    var hasText = false
   }
 
   /// Appends the newest state, encoded, to the sink's `values` (and, when every change is
@@ -92,7 +97,14 @@ extension PersisterCore {
       values.endValue(from: start)
       return json
     }
-    taken.hooks.shareText?.share(sequence, values.bytes[json])
+    guard taken.hooks.keepsText else { return }
+    // Into the storage of the text kept two writes ago, which nobody holds any more, usually:
+    // no allocation per write.
+    values.bytes.withUnsafeBufferPointer { bytes in
+      taken.text.replaceSubrange(
+        taken.text.indices, with: UnsafeBufferPointer(rebasing: bytes[json]))
+    }
+    taken.hasText = true
   }
 
   /// The write taken last ended.
@@ -104,6 +116,8 @@ extension PersisterCore {
   private func finish(_ failure: PersistenceError?) {
     let sequence = taken.sequence
     let owner = taken.owner.take()  // the write's hold on the bloc ends with it
+    let hasText = taken.hasText
+    taken.hasText = false
     if let failure {
       progress.withLock { $0.lastError = failure }
       // The bloc abandons every change it has (this one included) and releases their waiters.
@@ -123,6 +137,10 @@ extension PersisterCore {
       let (ready, again) = progress.withLock { progress -> ([StoreWaiter], Bool) in
         progress.lastError = nil
         progress.durable = max(progress.durable, sequence)
+        if hasText, sequence > progress.textSequence {
+          swap(&progress.text, &taken.text)
+          progress.textSequence = sequence
+        }
         var ready = progress.takeWaiters(through: sequence)
         if progress.pending != 0 { return (ready, true) }
         released = progress.endWriting()

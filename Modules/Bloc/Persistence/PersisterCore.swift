@@ -85,10 +85,13 @@ class PersisterCore: StagedState,
 
   // MARK: Hooks
 
-  /// From now on `hook` sees each state's JSON as it is written for storage.
-  final func shareText(with hook: @escaping @Sendable (UInt64, ArraySlice<UInt8>) -> Void) {
+  /// From now on each state written for storage has its JSON kept, once stored, with the
+  /// progress (``storedText``): for a host showing states as JSON, which then takes those bytes
+  /// in the same trip to the lock as where the changes stand, instead of writing the state a
+  /// second time.
+  final func keepStoredText() {
     progress.withLock {
-      $0.hooks.shareText = TextHook(share: hook)
+      $0.hooks.keepsText = true
       $0.hooks.generation &+= 1
     }
   }
@@ -103,19 +106,12 @@ class PersisterCore: StagedState,
   }
 }
 
-/// What a persister's write asks for besides the state: who sees each state's JSON as it is
-/// written for storage, and the writer of the bloc's events. Closures in structs: a bare
-/// optional closure read through a lock's `inout` would be re-wrapped in a thunk on every
-/// read, each wrapping the last.
+/// What a persister's write asks for besides the state: whether it keeps the state's JSON
+/// (``PersisterCore/keepStoredText()``), and the writer of the bloc's events.
 struct WriteHooks {
-  var shareText: TextHook?
+  var keepsText = false
   var events: OwnJSON?
   /// Counts the changes to the hooks (set once or twice per bloc): a write takes them again only
-  /// when they changed, not each time (copying the closures costs retains and outlined copies,
-  /// about 180 instructions a write).
+  /// when they changed, not each time (copying them costs retains and outlined copies).
   var generation: UInt64 = 0
-}
-
-struct TextHook {
-  let share: @Sendable (UInt64, ArraySlice<UInt8>) -> Void
 }

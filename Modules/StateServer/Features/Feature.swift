@@ -84,11 +84,11 @@ public final class Feature: Sendable {
     stored = { sequence, body in bloc.whenStored(sequence, body) }
     storeStatusOf = { sequence in bloc.storeStatus(of: sequence) }
     readTurn = {
-      let progress = bloc.storeProgress
-      // Only a persisted bloc's kept text tells a stored state (one that persists nothing
-      // shows its current state).
-      guard let storedThrough = progress.storedThrough else { return (progress, nil) }
-      return (progress, codec.stored(through: storedThrough))
+      // A persisted bloc's kept text (one that persists nothing keeps none: it shows its
+      // current state).
+      let (progress, text) = bloc.storeProgressAndText
+      guard let text else { return (progress, nil) }
+      return (progress, StateSnapshot(sequence: text.sequence, json: text.json))
     }
     settle = { await bloc.settled() }
     shutDown = { await bloc.close() }
@@ -260,7 +260,8 @@ extension WireError {
 
 /// Writes states into Wire's compact form through their declaration (keys sorted), and keeps
 /// the newest so each sequence number is written once however many replies and pushes carry
-/// it; a stored state's bytes come from its journal record (``prime(_:_:)``).
+/// it (a persisted bloc's stored states come from its journal records instead:
+/// ``BlocBase/keepStoredText()``).
 @usableFromInline
 final class StateCodec<S: DeclaredState>: Sendable {
   @usableFromInline let latest = Locked<StateSnapshot?>(nil)
@@ -284,34 +285,6 @@ final class StateCodec<S: DeclaredState>: Sendable {
   func snapshot(_ sequence: UInt64, _ state: S) throws -> StateSnapshot {
     if let cached = cached(sequence) { return cached }
     return keep(StateSnapshot(sequence: sequence, json: try Self.json(state)))
-  }
-
-  /// Keeps the bytes of `sequence`'s state as the bloc wrote them into its journal record, so
-  /// the state is not written twice.
-  func prime(_ sequence: UInt64, _ json: ArraySlice<UInt8>) {
-    latest.withLock { latest in
-      guard latest.map({ $0.sequence <= sequence }) ?? true else { return }
-      // Into the storage of the snapshot it replaces, when no reply holds that one any more:
-      // no allocation per change.
-      var bytes = latest.take()?.json ?? []
-      if bytes.capacity <= 1 << 16 {
-        bytes.replaceSubrange(bytes.indices, with: json)  // one step, not emptied then appended
-      } else {
-        bytes = Array(json)
-      }
-      latest = StateSnapshot(sequence: sequence, json: bytes)
-    }
-  }
-
-  /// The newest stored state, when its text is kept and the storage holds changes up to
-  /// `storedThrough` (`StoreProgress.storedThrough`): every stored state's text is kept
-  /// before the state is written (``prime(_:_:)``) and shown as stored before the storage
-  /// counts it, so no newer state is stored, and none is shown, than the one kept then.
-  func stored(through storedThrough: UInt64) -> StateSnapshot? {
-    latest.withLock { latest in
-      guard let latest, latest.sequence <= storedThrough else { return nil }
-      return latest
-    }
   }
 
   /// Keeps `snapshot` unless a newer one is kept; returns it.

@@ -35,7 +35,8 @@ public final class FeatureRegistry: Sendable {
     // path every `send` takes (decode, then `add`) is specialised for them.
     let declaration = Description.Event.declaration
     let codec = StateCodec<Description.State>()
-    Self.shareStoredText(of: bloc, with: codec)
+    // The state's text for clients is the one written to store it: written once.
+    bloc.keepStoredText()
     insert(
       Feature(
         description, bloc: bloc, codec: codec,
@@ -50,16 +51,11 @@ public final class FeatureRegistry: Sendable {
           // Sequence and state read together, so the state belongs to that number; only a
           // stored state is shown to clients.
           let current = bloc.storedSnapshot
+          if let text = bloc.storedText, text.sequence == current.sequence {
+            return StateSnapshot(sequence: text.sequence, json: text.json)
+          }
           return try codec.snapshot(current.sequence, current.state)
         }))
-  }
-
-  /// The state's text for clients is the one written to store it: written once.
-  @usableFromInline
-  static func shareStoredText<State: DeclaredState>(
-    of bloc: BlocBase<State>, with codec: StateCodec<State>
-  ) {
-    bloc.shareStoredText { sequence, json in codec.prime(sequence, json) }
   }
 
   @usableFromInline
