@@ -53,7 +53,7 @@ extension BlocBase {
       core.state = next
       core.sequence &+= 1
       // Handed to the persister under the lock, so changes reach it in order (the storage's
-      // history has every change), in one trip to its lock.
+      // history has every change); this lock guards the persister's progress too.
       if let persister {
         stage =
           keepsEveryChange

@@ -48,10 +48,9 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   }
 
   @usableFromInline let core: Locked<Core>
+  /// Guarded by the core's lock (``PersisterCore``): its methods called under `core.withLock`
+  /// take no lock.
   @usableFromInline let persister: Persister<State>?
-  /// The core's stored state, reached without `Core`'s metadata by the persister's writes
-  /// (``StoredSlot``); nil without persistence.
-  let storedSlot: StoredSlot?
   /// Whether changes are stored (`persister != nil`), readable from inlined code.
   @usableFromInline let isPersisted: Bool
   /// Whether each change is noted with its cause for the storage's history
@@ -98,11 +97,12 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     var initialCore = Core(state: state, history: history.map { History(limit: $0) })
     initialCore.sequence = stored
     core = Locked(initialCore)
-    storedSlot = persistence != nil && keepPersisting ? StoredSlot(core) : nil
     restoreIssue = issue
     var migration: Persister<State>?
     if let persistence, keepPersisting {
-      let persister = Persister(persistence, durable: stored, state: state)
+      // The core's stored state, reached without `Core`'s metadata by the persister's
+      // writes, and its lock, which guards the persister's progress too (``StoredSlot``).
+      let persister = Persister(persistence, durable: stored, state: state, slot: StoredSlot(core))
       self.persister = persister
       isPersisted = true
       keepsEveryChange = persister.keepsEveryChange
@@ -124,10 +124,13 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     if let issue { reportError(issue) }
     if let migration {
       let sequence = stored &+ 1
-      let stage =
+      let keepsEveryChange = keepsEveryChange
+      // Under the lock that guards the persister's progress, as every change.
+      let stage = core.withLock { _ in
         keepsEveryChange
-        ? migration.recordAndClaim(state, sequence: sequence, cause: .migration, owner: self)
-        : migration.claim(state, sequence: sequence, owner: self)
+          ? migration.recordAndClaim(state, sequence: sequence, cause: .migration, owner: self)
+          : migration.claim(state, sequence: sequence, owner: self)
+      }
       if stage { migration.stageWithSink() }
     }
   }

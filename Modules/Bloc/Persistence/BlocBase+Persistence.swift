@@ -43,27 +43,13 @@ extension BlocBase {
     persister?.keepStoredText()
   }
 
-  /// The persister stored change `sequence` as `state`.
-  ///
-  /// Called from the persister's unspecialised code: with no listener it names no generic type
-  /// (each StateUpdate, Optional, Array or Listener type, and the core's own, would be a
-  /// runtime metadata lookup, about 330 instructions apiece, per change), and reaches the
-  /// core's fields through ``StoredSlot``.
-  func publishStored(_ sequence: UInt64, _ state: State) {
-    guard let slot = storedSlot else { return }  // set for every persisted bloc
-    let tell = slot.withLock { () -> Bool in
-      guard let stored = slot.sequence.pointee, sequence > stored else { return false }
-      slot.sequence.pointee = sequence
-      slot.state.assumingMemoryBound(to: State.self).pointee = state
-      return slot.hasListeners.pointee
-    }
-    if tell { tellListeners(sequence, state) }
-  }
-
   /// A listener added since sees this state or a newer one from `listen` (and ignores this
   /// one), one removed since may miss it: as if either happened a moment earlier or later.
+  /// Called by the persister's unspecialised code once the write that stored `state` showed it
+  /// (``Persister/publish(_:)``), only when the bloc has listeners: each StateUpdate, Array or
+  /// Listener type named here costs a runtime metadata lookup from there.
   @inline(never)
-  private func tellListeners(_ sequence: UInt64, _ state: State) {
+  func tellStored(_ sequence: UInt64, _ state: State) {
     let update = StateUpdate(sequence: sequence, state: state)
     for listener in core.withLock({ $0.listeners }) { listener.deliver(update) }
   }
@@ -93,7 +79,8 @@ extension BlocBase {
       }
       core.storedIsCurrentAt = core.sequence
       published.sequence.store(core.sequence, ordering: .relaxed)
-      // Under the lock: no change can be made between restoring and abandoning.
+      // Under the lock (which guards the persister's progress too): no change can be made
+      // between restoring and abandoning.
       return (core.sequence, persister.abandon(through: through, error))
     }
     for waiter in failed { waiter.notify(error) }

@@ -1,4 +1,4 @@
-/// Where a bloc's changes stand on their way to storage, read in one trip to the persister's
+/// Where a bloc's changes stand on their way to storage, read in one trip to the bloc's
 /// lock: the answer ``BlocBase/storeStatus(of:)`` would give for any change newer than the
 /// last rollback, for a host with many changes to ask about at once (a daemon's loop turn
 /// replies to all of one bloc's changes with one read). Plain numbers and flags: copied and
@@ -43,13 +43,13 @@ extension BlocBase {
   /// Where the bloc's changes stand on their way to storage (see ``StoreProgress``).
   package var storeProgress: StoreProgress { storeProgressAndText.progress }
 
-  /// ``storeProgress``, and in the same trip to the persister's lock the text of the newest
+  /// ``storeProgress``, and in the same trip to the bloc's lock the text of the newest
   /// stored state when it is kept (``keepStoredText()``; nil before the first write, or when
   /// nothing is persisted): the state ``storedSnapshot`` shows, unless a newer one was stored
   /// meanwhile. Never newer than ``StoreProgress/storedThrough``.
   package var storeProgressAndText: (progress: StoreProgress, text: StoredText?) {
     guard let persister else { return (.nothingPersisted, nil) }
-    return persister.progress.withLock { progress in
+    return persister.withProgress { progress in
       (
         StoreProgress(
           durable: progress.durable, abandonedThrough: progress.abandonedThrough,

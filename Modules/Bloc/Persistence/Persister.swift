@@ -9,7 +9,7 @@ import Foundation
 /// whose metadata the runtime would look up on every call.
 @usableFromInline
 final class Persister<State: Sendable & Equatable>: PersisterCore,
-  @unchecked Sendable  // states touched under `progress`'s lock, or by the write in flight alone
+  @unchecked Sendable  // states touched under the bloc's lock, or by the write in flight alone
 {
   private let persistence: Persistence<State>
   // The persistence's record part and state writer, kept here: a method of `Persistence`
@@ -20,20 +20,23 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
   // The states live behind pointers of their own, allocated once: a class's stored variables
   // are checked for exclusive access at run time on every change (a runtime call and a
   // thread-local lookup each), which the lock (or the write in flight) already guarantees.
-  /// The pending state (``PersisterCore/Progress/pending``): under the lock.
+  /// The pending state (``PersisterCore/Progress/pending``): under the bloc's lock.
   private let pending: UnsafeMutablePointer<State>
   /// The state of the write in flight: set under the lock when it is taken, then read by that
   /// write alone (no other write is taken before it ends).
   private let inFlight: UnsafeMutablePointer<State>
   /// The states of the backlog's changes (``PersisterCore/Progress/backlog``), in its order:
-  /// under the lock.
+  /// under the bloc's lock.
   private let backlog: UnsafeMutablePointer<StateBuffer>
   /// The states of the changes the write in flight took (``PersisterCore/Taken/changes``), in
   /// their order: like `inFlight`.
   private let earlier: UnsafeMutablePointer<StateBuffer>
 
-  /// `state`: the bloc's state now (no change is pending yet).
-  init(_ persistence: Persistence<State>, durable sequence: UInt64, state: State) {
+  /// `state`: the bloc's state now (no change is pending yet); `slot`: the bloc's lock and
+  /// stored state.
+  init(
+    _ persistence: Persistence<State>, durable sequence: UInt64, state: State, slot: StoredSlot
+  ) {
     self.persistence = persistence
     version = persistence.version
     text = persistence.text
@@ -49,7 +52,7 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
       key: persistence.key,
       sink: (persistence.storage as? any StateSink) ?? WriteThrough(persistence),
       historyLimit: (persistence.storage as? any ChangeHistoryStorage)?.historyLimit ?? 0,
-      durable: sequence)
+      durable: sequence, slot: slot)
   }
 
   deinit {
@@ -84,23 +87,20 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
 
   /// Makes `state`, the bloc `owner`'s change number `sequence`, the one the next write stores;
   /// true when the persister must now stage itself with the sink (``stageWithSink()``, outside
-  /// the bloc's lock). Called under the bloc's lock (`BlocBase.apply`), so changes arrive in
-  /// order, in one trip to this lock per change.
+  /// the bloc's lock). Called under the bloc's lock (`BlocBase.apply`), which guards the
+  /// progress: changes arrive in order, and take no lock of their own.
   @usableFromInline func claim(_ state: State, sequence: UInt64, owner: BlocBase<State>) -> Bool {
-    progress.withLock { makePending(state, sequence: sequence, owner: owner, in: &$0) }
+    makePending(state, sequence: sequence, owner: owner, in: &progress)
   }
 
   /// ``claim(_:sequence:owner:)``, and notes the change with its cause and the time now for
-  /// the write that stores it (when ``keepsEveryChange``): one trip to the lock.
+  /// the write that stores it (when ``keepsEveryChange``). Under the bloc's lock.
   @usableFromInline func recordAndClaim(
     _ state: State, sequence: UInt64, cause: ChangeCause, owner: BlocBase<State>
   ) -> Bool {
-    let time = Self.now()
-    return progress.withLock { progress in
-      progress.backlog.append(StoredChange(sequence: sequence, cause: cause, time: time))
-      backlog.pointee.append(state)
-      return makePending(state, sequence: sequence, owner: owner, in: &progress)
-    }
+    progress.backlog.append(StoredChange(sequence: sequence, cause: cause, time: Self.now()))
+    backlog.pointee.append(state)
+    return makePending(state, sequence: sequence, owner: owner, in: &progress)
   }
 
   /// Under the lock: `state` becomes the pending one unless the change is refused (older than
@@ -143,8 +143,16 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
       version: version, change: change, events: events, into: &bytes, state: state, text: text)
   }
 
-  override func stored(_ sequence: UInt64, owner: AnyObject) {
-    unsafeDowncast(owner, to: BlocBase<State>.self).publishStored(sequence, inFlight.pointee)
+  override func publish(_ sequence: UInt64) -> Bool {
+    // Never an older state after a newer one.
+    guard let stored = slot.sequence.pointee, sequence > stored else { return false }
+    slot.sequence.pointee = sequence
+    slot.state.assumingMemoryBound(to: State.self).pointee = inFlight.pointee
+    return slot.hasListeners.pointee
+  }
+
+  override func tellListeners(_ sequence: UInt64, owner: AnyObject) {
+    unsafeDowncast(owner, to: BlocBase<State>.self).tellStored(sequence, inFlight.pointee)
   }
 
   override func failed(_ failure: PersistenceError, owner: AnyObject) {

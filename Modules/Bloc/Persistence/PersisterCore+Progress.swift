@@ -1,4 +1,4 @@
-/// Where a persister's writes stand, under its lock: which change is pending, in flight,
+/// Where a persister's writes stand, under the bloc's lock: which change is pending, in flight,
 /// stored or failed, who waits, and what the next write takes along.
 extension PersisterCore {
   struct Progress {
@@ -40,6 +40,20 @@ extension PersisterCore {
     mutating func endWriting() -> AnyObject? {
       writing = false
       return owner.take()
+    }
+
+    /// After a write stored its state: true when a state came meanwhile (for the sink's next
+    /// write); otherwise the persister is done writing, the bloc is let go of (into
+    /// `released`, to release outside the lock), and whoever still waits (for a change never
+    /// scheduled) joins `ready`, to learn this write's result.
+    mutating func writesAgain(_ ready: inout [StoreWaiter], _ released: inout AnyObject?) -> Bool {
+      if pending != 0 { return true }
+      released = endWriting()
+      if !waiters.isEmpty {
+        ready += waiters
+        waiters = []
+      }
+      return false
     }
 
     /// Removes and returns the waiters for `sequence` and older: all of them, usually.

@@ -26,7 +26,7 @@ extension PersisterCore {
   /// kept, those before it); false when a rollback dropped it.
   final func takeForWrite(into values: inout StagedValues) -> Bool {
     var released: AnyObject?  // let go of outside the lock
-    let took = progress.withLock { progress -> Bool in
+    let took = withProgress { progress -> Bool in
       guard progress.pending != 0 else {
         released = progress.endWriting()
         return false
@@ -119,7 +119,7 @@ extension PersisterCore {
     let hasText = taken.hasText
     taken.hasText = false
     if let failure {
-      progress.withLock { $0.lastError = failure }
+      withProgress { $0.lastError = failure }
       // The bloc abandons every change it has (this one included) and releases their waiters.
       if let owner {
         failed(failure, owner: owner)
@@ -127,28 +127,22 @@ extension PersisterCore {
         for waiter in abandon(through: sequence, failure) { waiter.notify(failure) }
       }
     } else {
-      // Shown as stored before anyone can learn it is: a waiter released (here, or by a
-      // `whenStored` racing this) must find the stored state already showing it.
-      if let owner { stored(sequence, owner: owner) }
+      var ready: [StoreWaiter] = []
       var released: AnyObject?  // let go of outside the lock
-      // One trip to the lock: the write's waiters, and whether a state came meanwhile (for
-      // the sink's next write) or the persister is done writing (then whoever still waits,
-      // for a change never scheduled, learns this write's result).
-      let (ready, again) = progress.withLock { progress -> ([StoreWaiter], Bool) in
-        progress.lastError = nil
-        progress.durable = max(progress.durable, sequence)
-        if hasText, sequence > progress.textSequence {
-          swap(&progress.text, &taken.text)
-          progress.textSequence = sequence
-        }
-        var ready = progress.takeWaiters(through: sequence)
-        if progress.pending != 0 { return (ready, true) }
-        released = progress.endWriting()
-        if !progress.waiters.isEmpty {
-          ready += progress.waiters
-          progress.waiters = []
-        }
-        return (ready, false)
+      // One trip to the bloc's lock: the state shown as stored before anyone can learn it is
+      // (a waiter released, here or by a `whenStored` racing this, must find it showing), then
+      // counted as stored. A bloc with listeners tells them in between, outside the lock: they
+      // hear of it before anyone learns it is stored (a server pushes it to watchers before
+      // replying), while the persister is still writing (no other write is taken, which would
+      // replace the state they are told).
+      let counted = withProgress { progress -> Bool? in
+        if owner != nil, publish(sequence) { return nil }
+        return countStored(sequence, hasText, &progress, &ready, &released)
+      }
+      var again = counted ?? false
+      if counted == nil, let owner {
+        tellListeners(sequence, owner: owner)
+        again = withProgress { countStored(sequence, hasText, &$0, &ready, &released) }
       }
       for waiter in ready { waiter.notify(nil) }
       if again { stageWithSink() }
@@ -157,7 +151,7 @@ extension PersisterCore {
     }
     // A state that came meanwhile goes into the sink's next write.
     var released: AnyObject?  // let go of outside the lock
-    let again = progress.withLock { progress -> Bool in
+    let again = withProgress { progress -> Bool in
       if progress.pending != 0 { return true }
       released = progress.endWriting()
       return false
@@ -166,10 +160,27 @@ extension PersisterCore {
     withExtendedLifetime(released) {}
   }
 
+  /// Under the bloc's lock: change `sequence`, written by the write in flight (its text kept
+  /// when `hasText`), is stored. Its waiters (and, when nothing is left to write, whoever still
+  /// waits) go into `ready`; true when a state came meanwhile, for the sink's next write.
+  private func countStored(
+    _ sequence: UInt64, _ hasText: Bool, _ progress: inout Progress,
+    _ ready: inout [StoreWaiter], _ released: inout AnyObject?
+  ) -> Bool {
+    progress.lastError = nil
+    progress.durable = max(progress.durable, sequence)
+    if hasText, sequence > progress.textSequence {
+      swap(&progress.text, &taken.text)
+      progress.textSequence = sequence
+    }
+    ready = progress.takeWaiters(through: sequence)
+    return progress.writesAgain(&ready, &released)
+  }
+
   /// Nothing newer is coming: whoever still waits (for a change never scheduled) learns the
   /// last write's result.
   private func releaseLeftoverWaiters() {
-    let (left, error) = progress.withLock { progress -> ([StoreWaiter], PersistenceError?) in
+    let (left, error) = withProgress { progress -> ([StoreWaiter], PersistenceError?) in
       guard !progress.writing, progress.pending == 0 else { return ([], nil) }
       let left = progress.waiters
       progress.waiters = []

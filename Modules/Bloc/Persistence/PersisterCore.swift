@@ -18,11 +18,21 @@ import Foundation
 /// overrides); everything else is here, not generic, so that the sink's calls (through
 /// ``StagedState``), the server's status questions and the write's end run no unspecialised
 /// generic code: no runtime metadata lookups, whatever module calls them.
+///
+/// Its progress is guarded by the bloc's own lock (the core's mutex, reached through
+/// ``StoredSlot``), not a lock of its own: a change reaches the persister under the bloc's
+/// lock already, and a write's end shows the stored state and counts it as stored in one trip.
+/// Not recursive: the methods called under the bloc's lock (a change's claim, a rollback's
+/// ``abandon(through:_:)``) say so and take no lock.
 @usableFromInline
 class PersisterCore: StagedState,
-  @unchecked Sendable  // every field, the subclass' too, under `progress`'s lock (see `Persister`)
+  @unchecked Sendable  // every field, the subclass' too, under the bloc's lock (`slot.mutex`)
 {
-  let progress: Locked<Progress>
+  /// The bloc's lock and stored state (``StoredSlot``).
+  let slot: StoredSlot
+  /// Under the bloc's lock (``withProgress(_:)``). Unchecked: the lock guarantees exclusive
+  /// access, which the run-time checks (a runtime call per access) would check again.
+  @exclusivity(unchecked) final var progress: Progress
   let key: String
   private let sink: any StateSink
   /// Whether every change is stored as a value of its own, with its cause and time (the
@@ -37,12 +47,24 @@ class PersisterCore: StagedState,
   /// flight already guarantees.
   @exclusivity(unchecked) final var taken = Taken()
 
-  init(key: String, sink: any StateSink, historyLimit: Int, durable sequence: UInt64) {
+  init(
+    key: String, sink: any StateSink, historyLimit: Int, durable sequence: UInt64,
+    slot: StoredSlot
+  ) {
     self.key = key
     self.sink = sink
     self.historyLimit = historyLimit
+    self.slot = slot
     keepsEveryChange = historyLimit > 0
-    progress = Locked(Progress(durable: sequence))
+    progress = Progress(durable: sequence)
+  }
+
+  /// Runs `body` with the progress, under the bloc's lock: for a caller that does not hold it.
+  @inline(__always)
+  final func withProgress<Result>(_ body: (inout Progress) throws -> Result) rethrows -> Result {
+    pthread_mutex_lock(slot.mutex)
+    defer { pthread_mutex_unlock(slot.mutex) }
+    return try body(&progress)
   }
 
   /// Milliseconds since 1970 (UTC).
@@ -68,8 +90,14 @@ class PersisterCore: StagedState,
     earlier: Int?, _ change: StoredChange, _ events: OwnJSON?, into bytes: inout [UInt8]
   ) throws -> Range<Int> { fatalError("abstract") }
 
-  /// The write in flight stored change `sequence`: `owner` (the bloc) shows it.
-  func stored(_ sequence: UInt64, owner: AnyObject) { fatalError("abstract") }
+  /// Under the bloc's lock: the write in flight stored change `sequence`, which the bloc shows
+  /// as its stored state from now on; true when the bloc has listeners to tell
+  /// (``tellListeners(_:owner:)``).
+  func publish(_ sequence: UInt64) -> Bool { fatalError("abstract") }
+
+  /// Outside the lock, before another write can be taken: `owner` (the bloc) tells its
+  /// listeners of the state the write in flight stored.
+  func tellListeners(_ sequence: UInt64, owner: AnyObject) { fatalError("abstract") }
 
   /// The write in flight failed: `owner` (the bloc) reports it and rolls back.
   func failed(_ failure: PersistenceError, owner: AnyObject) { fatalError("abstract") }
@@ -90,7 +118,7 @@ class PersisterCore: StagedState,
   /// in the same trip to the lock as where the changes stand, instead of writing the state a
   /// second time.
   final func keepStoredText() {
-    progress.withLock {
+    withProgress {
       $0.hooks.keepsText = true
       $0.hooks.generation &+= 1
     }
@@ -99,7 +127,7 @@ class PersisterCore: StagedState,
   /// The bloc's events are `Event`s: written by themselves when they can (``OwnJSON``).
   final func writeEvents<Event>(of _: Event.Type) {
     let events = OwnJSON.of(Event.self)
-    progress.withLock {
+    withProgress {
       $0.hooks.events = events
       $0.hooks.generation &+= 1
     }
