@@ -73,7 +73,7 @@ extension PersisterCore {
       return true
     } catch {
       values.cut(to: mark)
-      finish(.writeFailed(key: key, reason: "\(error)"))
+      finish(failed: .writeFailed(key: key, reason: "\(error)"))
       return false
     }
   }
@@ -109,45 +109,23 @@ extension PersisterCore {
 
   /// The write taken last ended.
   final func writeEnded(_ error: (any Error)?) {
-    finish(error.map { Self.failure(key, $0) })
+    // Two functions, not one taking an optional error: an optional `PersistenceError` (an
+    // enum with strings) is destroyed through an outlined function, about 110 instructions,
+    // even when nil.
+    if let error { finish(failed: Self.failure(key, error)) } else { finishStored() }
   }
 
-  /// The write in flight ended (failed when `failure` is set).
-  private func finish(_ failure: PersistenceError?) {
+  /// The write in flight failed.
+  private func finish(failed failure: PersistenceError) {
     let sequence = taken.sequence
     let owner = taken.owner.take()  // the write's hold on the bloc ends with it
-    let hasText = taken.hasText
     taken.hasText = false
-    if let failure {
-      withProgress { $0.lastError = failure }
-      // The bloc abandons every change it has (this one included) and releases their waiters.
-      if let owner {
-        failed(failure, owner: owner)
-      } else {
-        for waiter in abandon(through: sequence, failure) { waiter.notify(failure) }
-      }
+    withProgress { $0.lastError = failure }
+    // The bloc abandons every change it has (this one included) and releases their waiters.
+    if let owner {
+      failed(failure, owner: owner)
     } else {
-      var ready: [StoreWaiter] = []
-      var released: AnyObject?  // let go of outside the lock
-      // One trip to the bloc's lock: the state shown as stored before anyone can learn it is
-      // (a waiter released, here or by a `whenStored` racing this, must find it showing), then
-      // counted as stored. A bloc with listeners tells them in between, outside the lock: they
-      // hear of it before anyone learns it is stored (a server pushes it to watchers before
-      // replying), while the persister is still writing (no other write is taken, which would
-      // replace the state they are told).
-      let counted = withProgress { progress -> Bool? in
-        if owner != nil, publish(sequence) { return nil }
-        return countStored(sequence, hasText, &progress, &ready, &released)
-      }
-      var again = counted ?? false
-      if counted == nil, let owner {
-        tellListeners(sequence, owner: owner)
-        again = withProgress { countStored(sequence, hasText, &$0, &ready, &released) }
-      }
-      for waiter in ready { waiter.notify(nil) }
-      if again { stageWithSink() }
-      withExtendedLifetime(released) {}
-      return
+      for waiter in abandon(through: sequence, failure) { waiter.notify(failure) }
     }
     // A state that came meanwhile goes into the sink's next write.
     var released: AnyObject?  // let go of outside the lock
@@ -160,6 +138,34 @@ extension PersisterCore {
     withExtendedLifetime(released) {}
   }
 
+  /// The write in flight stored its state.
+  private func finishStored() {
+    let sequence = taken.sequence
+    let owner = taken.owner.take()  // the write's hold on the bloc ends with it
+    let hasText = taken.hasText
+    taken.hasText = false
+    var ready: [StoreWaiter] = []
+    var released: AnyObject?  // let go of outside the lock
+    // One trip to the bloc's lock: the state shown as stored before anyone can learn it is
+    // (a waiter released, here or by a `whenStored` racing this, must find it showing), then
+    // counted as stored. A bloc with listeners tells them in between, outside the lock: they
+    // hear of it before anyone learns it is stored (a server pushes it to watchers before
+    // replying), while the persister is still writing (no other write is taken, which would
+    // replace the state they are told).
+    let counted = withProgress { progress -> Bool? in
+      if owner != nil, publish(sequence) { return nil }
+      return countStored(sequence, hasText, &progress, &ready, &released)
+    }
+    var again = counted ?? false
+    if counted == nil, let owner {
+      tellListeners(sequence, owner: owner)
+      again = withProgress { countStored(sequence, hasText, &$0, &ready, &released) }
+    }
+    for waiter in ready { waiter.notify(nil) }
+    if again { stageWithSink() }
+    withExtendedLifetime(released) {}
+  }
+
   /// Under the bloc's lock: change `sequence`, written by the write in flight (its text kept
   /// when `hasText`), is stored. Its waiters (and, when nothing is left to write, whoever still
   /// waits) go into `ready`; true when a state came meanwhile, for the sink's next write.
@@ -167,7 +173,9 @@ extension PersisterCore {
     _ sequence: UInt64, _ hasText: Bool, _ progress: inout Progress,
     _ ready: inout [StoreWaiter], _ released: inout AnyObject?
   ) -> Bool {
-    progress.lastError = nil
+    // Set only after a failed write: assigning nil would destroy the old value through an
+    // outlined function (about 110 instructions) on every write.
+    if case .some = progress.lastError { progress.lastError = nil }
     progress.durable = max(progress.durable, sequence)
     if hasText, sequence > progress.textSequence {
       swap(&progress.text, &taken.text)
