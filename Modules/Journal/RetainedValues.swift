@@ -50,14 +50,18 @@ struct RetainedValues: Sendable {
 
   /// Where a value of `size` bytes goes, once the oldest `dropped` are gone: after the newest
   /// if it fits there, else from 0 if it fits before the oldest kept; else the ring grows.
+  @inline(__always)
   private mutating func place(_ size: Int, dropping dropped: Int) -> Int {
     let kept = spans.count - dropped
     guard kept > 0 else {
       if bytes.count < size { grow(size, dropping: dropped) }
       return 0
     }
-    let first = spans[(oldest + dropped) % spans.count].lowerBound
-    let newest = spans[(oldest + spans.count - 1) % spans.count]
+    // Indices into the ring of spans without a division: `dropped` is 0 only while it is not
+    // full yet, when the oldest is at 0.
+    let firstIndex = oldest + dropped == spans.count ? 0 : oldest + dropped
+    let first = spans[firstIndex].lowerBound
+    let newest = spans[oldest == 0 ? spans.count - 1 : oldest - 1]
     let end = newest.upperBound
     if newest.lowerBound >= first {
       // Kept values lie from `first` to `end`: room after them, or in front of them.
