@@ -17,6 +17,9 @@ struct FieldsWriter: Sendable {
   private let text: [UInt8]
   /// The members in the order they are written (by name, byte by byte).
   private let members: [Member]
+  /// The most bytes the event's JSON takes when each field's value is of bounded length
+  /// (written in one piece); nil otherwise.
+  private let bound: Int?
 
   /// One member: its run in `text`, and for a field (not `type`) its value's offset in the
   /// payload and how it is written.
@@ -44,6 +47,11 @@ struct FieldsWriter: Sendable {
       return Member(key: text.count - run.bytes.count..<text.count, value: value)
     }
     self.text = text
+    var bound: Int? = text.count + members.count + 1  // the keys, a `{` or `,` each, the `}`
+    for case let (_, writing)? in members.map(\.value) {
+      bound = bound.flatMap { bound in writing.bound.map { bound + $0 } }
+    }
+    self.bound = bound
   }
 
   /// Appends the JSON of the event at `event`, an event of this type; an optional field's nil
@@ -53,24 +61,56 @@ struct FieldsWriter: Sendable {
       let payload = copy.baseAddress!
       payload.copyMemory(from: event, byteCount: size)
       EnumCases.projectPayload(at: payload, metadata: UnsafeRawPointer(bitPattern: metadata)!)
-      try JSONWriter.appending(to: &bytes) { json in
-        json.byte(UInt8(ascii: "{"))
-        var first = true
-        for member in members {
-          let start = json.bytes.count
-          if !first { json.byte(UInt8(ascii: ",")) }
-          json.raw(text[member.key])
-          if let (offset, writing) = member.value,
-            try !writing.write(UnsafeRawPointer(payload + offset), to: &json)
-          {
-            json.bytes.removeSubrange(start...)  // an optional field's nil: left out
-          } else {
-            first = false
-          }
+      if let bound {
+        writeFixed(UnsafeRawPointer(payload), upTo: bound, into: &bytes)
+      } else {
+        try JSONWriter.appending(to: &bytes) { json in
+          try write(UnsafeRawPointer(payload), to: &json)
         }
-        json.byte(UInt8(ascii: "}"))
       }
     }
+  }
+
+  /// Every member, when each field is of bounded length (``EventValueWriting/bound``), in one
+  /// append of at most `bound` bytes straight into the buffer's spare capacity.
+  private func writeFixed(_ payload: UnsafeRawPointer, upTo bound: Int, into bytes: inout [UInt8]) {
+    text.withUnsafeBufferPointer { text in
+      bytes.append(upTo: bound) { start in
+        start.pointee = UInt8(ascii: "{")
+        var end = start + 1
+        for member in members {
+          let mark = end
+          if end != start + 1 {
+            end.pointee = UInt8(ascii: ",")
+            end += 1
+          }
+          end.update(from: text.baseAddress! + member.key.lowerBound, count: member.key.count)
+          end += member.key.count
+          if let (offset, writing) = member.value {
+            end = writing.write(payload + offset, at: end) ?? mark  // nil: left out
+          }
+        }
+        end.pointee = UInt8(ascii: "}")
+        return end + 1 - start
+      }
+    }
+  }
+
+  /// Every member, one after another, with the writer's own functions.
+  private func write(_ payload: UnsafeRawPointer, to json: inout JSONWriter) throws {
+    json.byte(UInt8(ascii: "{"))
+    var first = true
+    for member in members {
+      let start = json.bytes.count
+      if !first { json.byte(UInt8(ascii: ",")) }
+      json.raw(text[member.key])
+      if let (offset, writing) = member.value, try !writing.write(payload + offset, to: &json) {
+        json.bytes.removeSubrange(start...)  // an optional field's nil: left out
+      } else {
+        first = false
+      }
+    }
+    json.byte(UInt8(ascii: "}"))
   }
 }
 
@@ -88,6 +128,59 @@ enum EventValueWriting: Sendable {
   indirect case optional(metadata: UInt, wrapped: EventValueWriting)
   /// The field's own writing of the value at an address; false when it is left out.
   case written(@Sendable (UnsafeRawPointer, inout JSONWriter) throws -> Bool)
+
+  /// How a value of `Value` writes itself (``JSONWritable``) when it is of a type written
+  /// here the same way; nil otherwise.
+  static func own<Value>(_: Value.Type) -> EventValueWriting? {
+    switch Value.self {
+    case is Int.Type: .integer
+    case is Int64.Type: .integer64
+    case is Bool.Type: .boolean
+    case is String.Type: .string
+    default: nil
+    }
+  }
+
+  /// The most bytes a value takes, when that is bounded (all but strings and the field's own
+  /// writing).
+  var bound: Int? {
+    switch self {
+    case .integer, .integer64: 20
+    case .boolean: 5
+    case .oneOf(_, let names): names.map(\.count).max() ?? 0
+    case .optional(_, let wrapped): wrapped.bound
+    case .string, .written: nil
+    }
+  }
+
+  /// Writes the value at `value` from `end`, when ``bound`` is not nil; returns where it ends,
+  /// or nil, having written nothing, when it is left out.
+  func write(
+    _ value: UnsafeRawPointer, at end: UnsafeMutablePointer<UInt8>
+  )
+    -> UnsafeMutablePointer<UInt8>?
+  {
+    switch self {
+    case .integer: return writeDecimal(Int64(value.load(as: Int.self)), at: end)
+    case .integer64: return writeDecimal(value.load(as: Int64.self), at: end)
+    case .boolean:
+      let text: StaticString = value.load(as: Bool.self) ? "true" : "false"
+      end.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+      return end + text.utf8CodeUnitCount
+    case .oneOf(let metadata, let names):
+      let tag = EnumCases.tag(at: value, metadata: UnsafeRawPointer(bitPattern: metadata)!)
+      return names[tag].withUnsafeBufferPointer { name in
+        end.update(from: name.baseAddress!, count: name.count)
+        return end + name.count
+      }
+    case .optional(let metadata, let wrapped):
+      guard EnumCases.tag(at: value, metadata: UnsafeRawPointer(bitPattern: metadata)!) == 0
+      else { return nil }
+      return wrapped.write(value, at: end)
+    case .string, .written:
+      preconditionFailure("a value of unbounded length written in one piece")
+    }
+  }
 
   /// Writes the value at `value`; false, having written nothing, when it is left out.
   func write(_ value: UnsafeRawPointer, to json: inout JSONWriter) throws -> Bool {

@@ -52,6 +52,7 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
     }
     if let writable = Value.self as? any JSONWritable.Type {
       write = Self.writer(writable)
+      writing = EventValueWriting.own(Value.self)
     } else {
       // An existential, say: what each value is decides.
       write = { value, json in

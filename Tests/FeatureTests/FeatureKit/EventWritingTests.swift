@@ -151,6 +151,26 @@ import Wire
     #expect(String(decoding: byName.bytes, as: UTF8.self) == text)
   }
 
+  /// Fields all of bounded length, written in one piece: optional ones left out wherever they
+  /// sort, before `type` or after it.
+  @Test(arguments: [
+    (Bounded.pick(nil, nil, true), #"{"type":"pick","z":true}"#),
+    (.pick(1, .dark, false), #"{"a":1,"shade":"dark","type":"pick","z":false}"#),
+    (.pick(nil, .light, true), #"{"shade":"light","type":"pick","z":true}"#),
+    (.pick(.min, nil, false), #"{"a":-9223372036854775808,"type":"pick","z":false}"#),
+  ])
+  func boundedFieldsWriteWhatMirrorReads(event: Bounded, text: String) throws {
+    var byName = JSONWriter()
+    try Bounded.declaration.write(event, to: &byName, byName: true)
+    var stored: [UInt8] = [0x2A]
+    try event.writeJSON(into: &stored)
+    #expect(stored == [0x2A] + byName.bytes)
+    #expect(String(decoding: byName.bytes, as: UTF8.self) == text)
+    #expect(EnumCases.isReadableOptional(Int?.self))
+    #expect(EnumCases.isReadableOptional(DeclarationTests.Shade?.self))
+    #expect(!EnumCases.isReadableOptional(Int.self))
+  }
+
   @Test func aCaseTheTagsCannotReadIsFoundByName() throws {
     // Not an enum: no tags, so its case is looked up by name as before (and, having none
     // declared, it cannot be written).
@@ -278,6 +298,17 @@ struct Loose: DeclaredEvent, Hashable {
 
 /// An enum whose payloads are exactly its declared fields: tuples with references and spare
 /// bits (a multi-payload enum stores its tag in them), and a boxed (`indirect`) case.
+enum Bounded: DeclaredEvent, Hashable {
+  case pick(Int?, DeclarationTests.Shade?, Bool)
+
+  static let declaration = EventDeclaration<Bounded>(
+    feature: "bounded",
+    .event(
+      "pick", "Picks.", .optional(.integer("a", "A.", example: 1)),
+      .optional(.oneOf("shade", "A shade.", DeclarationTests.Shade.self)),
+      .boolean("z", "Z.", example: true), Bounded.pick))
+}
+
 enum Packed: DeclaredEvent, Hashable {
   case pair(String, Int)
   case triple(Bool, String?, Int64)
