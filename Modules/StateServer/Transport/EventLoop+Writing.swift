@@ -39,13 +39,17 @@ extension EventLoop {
         io.waitingForWritable = true  // let others run; EPOLLOUT fires right away
         break
       }
-      let count = io.out.withUnsafeBytes { bytes in
+      // Sent from a local: a property's storage is retained and released around the call.
+      var out: [UInt8] = []
+      swap(&out, &io.out)
+      let count = out.withUnsafeBytes { bytes in
         retryingOnInterrupt {
           send(
             io.fd, bytes.baseAddress! + io.written, bytes.count - io.written,
             LinuxSymbols.sendFlags)
         }
       }
+      swap(&out, &io.out)
       sends += 1
       if count > 0 {
         io.written += count
