@@ -81,9 +81,10 @@ extension UnsafeRawBufferPointer {
     }
   }
 
-  /// Whether `count` bytes at `a` and at `b` are the same, compared as loaded words.
+  /// Whether `count` bytes at `a` and at `b` are the same, compared as loaded words (a
+  /// constant `count` folds the choice of words away).
   @inlinable
-  static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+  package static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
     func same<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) -> Bool {
       a.loadUnaligned(fromByteOffset: offset, as: Word.self)
         == b.loadUnaligned(fromByteOffset: offset, as: Word.self)

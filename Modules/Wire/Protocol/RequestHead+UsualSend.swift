@@ -1,5 +1,3 @@
-import Glibc  // memcmp
-
 /// The usual request, a `send` as clients write it (`Request.serialized()`, the load tools):
 /// `{"op":"send","feature":"<name>","event":{"type":"<type>"}}`, optionally after
 /// `"id":<integer>,`, with no whitespace, both texts printable ASCII without escapes. Such
@@ -58,9 +56,12 @@ extension RequestHead {
 }
 
 extension UnsafeRawBufferPointer {
-  /// Whether `text`'s UTF-8 is at `offset` of these bytes.
+  /// Whether `text`'s UTF-8 is at `offset` of these bytes: compared as loaded words, inlined
+  /// (a call to memcmp cost more than the compare for these few bytes).
+  @inline(__always)
   fileprivate func has(_ text: StaticString, at offset: Int) -> Bool {
-    offset >= 0 && offset + text.utf8CodeUnitCount <= count
-      && memcmp(baseAddress! + offset, text.utf8Start, text.utf8CodeUnitCount) == 0
+    let count = text.utf8CodeUnitCount
+    guard offset >= 0, offset + count <= self.count, let base = baseAddress else { return false }
+    return Self.sameBytes(base + offset, UnsafeRawPointer(text.utf8Start), count: count)
   }
 }
