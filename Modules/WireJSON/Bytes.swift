@@ -206,3 +206,50 @@ package func writeDecimal(
   _ = decimalDigits(value, before: end)
   return end
 }
+
+/// Plain string content: printable ASCII other than `"` and `\`, what a string holds when it
+/// has no escapes and nothing to check byte by byte. The tokenizer's fast path
+/// (`JSONCursor.scanPlainString`) and a request's usual `send` read strings with these.
+extension UnsafeRawBufferPointer {
+  /// The offset of the first byte at or after `start` that is not plain string content, or
+  /// an offset of the last few bytes, fewer than eight, that it did not look at: it reads
+  /// eight bytes a step as one word and tests all eight at once. The byte loop after it
+  /// decides what that byte is.
+  @inlinable @inline(__always)
+  package func plainRun(from start: Int) -> Int {
+    var index = start
+    guard let base = baseAddress else { return index }
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while index + 8 <= count {
+      let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      // A byte's high bit is set in `special` where the byte is `"` (0x22), `\` (0x5C), below
+      // 0x20, or at or above 0x80: the usual test for a zero byte, (x - 1) & ~x & 0x80, on
+      // word ^ the byte, and x - 0x20 for the bytes below 0x20. A borrow can flag a byte
+      // above a flagged one falsely, never one below it: the lowest flag is exact.
+      let quote = word ^ (ones &* 0x22)
+      let backslash = word ^ (ones &* 0x5C)
+      let special =
+        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        | ((word &- ones &* 0x20) & ~word) | word
+      let flags = special & highs
+      if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
+      index += 8
+    }
+    return index
+  }
+
+  /// Where the closing quote is of the string text that starts at `start` when that text is
+  /// plain string content, else -1 (an escape, a byte to check, or no closing quote).
+  @inlinable @inline(__always)
+  package func plainTextEnd(from start: Int) -> Int {
+    var index = plainRun(from: start)
+    while index < count {
+      let byte = self[index]
+      if byte == 0x22 { return index }
+      guard byte >= 0x20 && byte < 0x80 && byte != 0x5C else { return -1 }
+      index += 1
+    }
+    return -1
+  }
+}

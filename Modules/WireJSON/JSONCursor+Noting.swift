@@ -57,15 +57,6 @@ extension JSONCursor {
     depth = 0
   }
 
-  /// Where the closing quote is of the string whose text starts at `start` of `bytes` when
-  /// that text is plain (printable ASCII without escapes, as ``scanPlainString()`` reads it),
-  /// else -1: for a reader that knows where a string starts (a request's usual `send`).
-  package static func plainTextEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
-    var cursor = JSONCursor(bytes)
-    cursor.position = start - 1  // the opening quote, which scanPlainString does not look at
-    return cursor.scanPlainString()?.close ?? -1
-  }
-
   /// Moves past the object whose `{` is at `position` when it is one member whose key and
   /// string value are plain text (``scanPlainString()``), and returns their texts' offsets;
   /// else returns nil and leaves `position` alone, for ``skipValue()`` to read the object

@@ -115,33 +115,10 @@ extension JSONCursor {
     return nil
   }
 
-  /// The offset of the first byte at or after `start` that is not plain string content
-  /// (printable ASCII other than `"` and `\`), or an offset of the last few bytes, fewer than
-  /// eight, that it did not look at: it reads eight bytes a step as one word and tests all
-  /// eight at once. The byte loop after it decides what that byte is.
+  /// The offset of the first byte at or after `start` that is not plain string content, or
+  /// of the last few bytes it did not look at (``Swift/UnsafeRawBufferPointer/plainRun(from:)``).
   @inline(__always)
-  func plainRun(at start: Int) -> Int {
-    var index = start
-    guard let base = bytes.baseAddress else { return index }
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    while index + 8 <= end {
-      let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-      // A byte's high bit is set in `special` where the byte is `"` (0x22), `\` (0x5C), below
-      // 0x20, or at or above 0x80: the usual test for a zero byte, (x - 1) & ~x & 0x80, on
-      // word ^ the byte, and x - 0x20 for the bytes below 0x20. A borrow can flag a byte
-      // above a flagged one falsely, never one below it: the lowest flag is exact.
-      let quote = word ^ (ones &* 0x22)
-      let backslash = word ^ (ones &* 0x5C)
-      let special =
-        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-        | ((word &- ones &* 0x20) & ~word) | word
-      let flags = special & highs
-      if flags != 0 { return index + flags.trailingZeroBitCount / 8 }
-      index += 8
-    }
-    return index
-  }
+  func plainRun(at start: Int) -> Int { bytes.plainRun(from: start) }
 
   /// Decodes the escape at `position` (a backslash) into `decoded`.
   private mutating func parseEscape(into decoded: inout [UInt8]) throws(JSONError) {

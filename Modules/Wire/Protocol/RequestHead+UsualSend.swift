@@ -1,6 +1,6 @@
 /// The usual request, a `send` as clients write it (`Request.serialized()`, the load tools):
 /// `{"op":"send","feature":"<name>","event":{"type":"<type>"}}`, optionally after
-/// `"id":<integer>,`, with no whitespace, both texts printable ASCII without escapes. Such
+/// `"id":<integer>,`, with no whitespace, both texts printable ASCII without escapes (`plainTextEnd`). Such
 /// bytes are one JSON object with those members and no other, each once, so the head they
 /// give is the one the general pass gives; anything else (another order, whitespace, an
 /// escape, a field in the event) goes the general way.
@@ -21,13 +21,13 @@ extension RequestHead {
     }
     guard bytes.has(",\"feature\":\"", at: index) else { return nil }
     let feature = index + 11
-    let featureEnd = JSONCursor.plainTextEnd(in: bytes, from: feature + 1)
+    let featureEnd = bytes.plainTextEnd(from: feature + 1)
     guard featureEnd > 0, bytes.has("\",\"event\":{\"type\":\"", at: featureEnd) else {
       return nil
     }
     let event = featureEnd + 10
     let typeStart = featureEnd + 19
-    let typeEnd = JSONCursor.plainTextEnd(in: bytes, from: typeStart)
+    let typeEnd = bytes.plainTextEnd(from: typeStart)
     guard typeEnd > 0, typeEnd + 3 == bytes.count, bytes.has("\"}}", at: typeEnd) else {
       return nil
     }
