@@ -75,15 +75,13 @@ public struct JSONWriter {
 
   /// `text` as a quoted, escaped JSON string.
   public mutating func string(_ text: String) {
-    bytes.append(.quote)
     let done: Void? = text.utf8.withContiguousStorageIfAvailable { utf8 in
-      escaped(utf8)
+      quoted(utf8)
     }
     if done == nil {  // not native UTF-8 storage: make it so
       var native = text
-      native.withUTF8 { escaped($0) }
+      native.withUTF8 { quoted($0) }
     }
-    bytes.append(.quote)
   }
 
   /// A JSON tree, its object members in the tree's order.
@@ -125,15 +123,36 @@ public struct JSONWriter {
   public mutating func ascii(_ text: StaticString) { bytes.append(literal: text) }
 
   /// JSON written before (a state's bytes, a key written once at declaration).
-  public mutating func raw(_ written: [UInt8]) { bytes.append(contentsOf: written) }
+  public mutating func raw(_ written: [UInt8]) {
+    written.withUnsafeBufferPointer { bytes.append(copying: $0) }
+  }
 
   /// JSON written before, from part of a buffer.
-  public mutating func raw(_ written: ArraySlice<UInt8>) { bytes.append(contentsOf: written) }
+  public mutating func raw(_ written: ArraySlice<UInt8>) {
+    written.withUnsafeBufferPointer { bytes.append(copying: $0) }
+  }
 
   /// One structural byte: `{`, `}`, `[`, `]`, `,`, `:`, or the frame's `\n`.
   public mutating func byte(_ byte: UInt8) { bytes.append(byte) }
 
   // MARK: Escaping
+
+  /// Appends `utf8` quoted: in one copy when nothing in it needs escaping (the usual text),
+  /// else escaped.
+  private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+    guard utf8.contains(where: { $0 < 0x20 || $0 == .quote || $0 == .backslash }) else {
+      bytes.append(upTo: utf8.count + 2) { start in
+        start.pointee = .quote
+        if let source = utf8.baseAddress { (start + 1).update(from: source, count: utf8.count) }
+        start[utf8.count + 1] = .quote
+        return utf8.count + 2
+      }
+      return
+    }
+    bytes.append(.quote)
+    escaped(utf8)
+    bytes.append(.quote)
+  }
 
   /// Appends string content, escaping what JSON requires, in runs between escapes.
   private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
@@ -141,7 +160,7 @@ public struct JSONWriter {
     for index in utf8.indices {
       let byte = utf8[index]
       guard byte < 0x20 || byte == .quote || byte == .backslash else { continue }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+      bytes.append(copying: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
       runStart = index + 1
       bytes.append(.backslash)
       switch byte {
@@ -157,7 +176,7 @@ public struct JSONWriter {
         bytes.append(Self.hexDigits[Int(byte & 0xF)])
       }
     }
-    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+    bytes.append(copying: UnsafeBufferPointer(rebasing: utf8[runStart...]))
   }
 
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
