@@ -132,6 +132,7 @@ public struct StateField<State: Sendable>: Sendable {
     let value = property(keyPath)
     return StateField(
       FieldShape(name, type, summary, required: false),
+      stored: .storedOptional(Value.self, at: MemoryLayout<State>.offset(of: keyPath)),
       writeValue: { state, json in
         guard let value = value(state) else { return false }
         try value.write(to: &json)

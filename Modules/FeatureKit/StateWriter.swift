@@ -42,7 +42,7 @@ struct StateWriter: Sendable {
       case .integer(let offset): (kind, self.offset) = (.integer, offset)
       case .integer64(let offset): (kind, self.offset) = (.integer64, offset)
       case .boolean(let offset): (kind, self.offset) = (.boolean, offset)
-      case .string, .number, .written: return nil
+      case .string, .number, .optional, .written: return nil
       }
     }
 
@@ -136,6 +136,8 @@ enum FieldWriting: Sendable {
   case boolean(offset: Int)
   case string(offset: Int)
   case number(offset: Int)
+  /// An optional of one of the types above, left out when nil.
+  case optional(offset: Int, Wrapped)
   /// Writes the value after its key; false when it is left out (an optional field's nil).
   case written(@Sendable (UnsafeRawPointer, inout JSONWriter) throws -> Bool)
 
@@ -153,6 +155,25 @@ enum FieldWriting: Sendable {
     }
   }
 
+  /// The type an optional stored property wraps.
+  enum Wrapped: Sendable {
+    case integer, integer64, boolean, string, number
+  }
+
+  /// The optional stored property at `offset`, left out when nil, when it wraps one of the
+  /// types written here (`Value`, the type it wraps); nil otherwise.
+  static func storedOptional<Value>(_: Value.Type, at offset: Int?) -> FieldWriting? {
+    guard let offset else { return nil }
+    switch Value.self {
+    case is Int.Type: return .optional(offset: offset, .integer)
+    case is Int64.Type: return .optional(offset: offset, .integer64)
+    case is Bool.Type: return .optional(offset: offset, .boolean)
+    case is String.Type: return .optional(offset: offset, .string)
+    case is Double.Type: return .optional(offset: offset, .number)
+    default: return nil
+    }
+  }
+
   /// Writes the value of the state at `state`, as the value's own ``JSONWritable`` writing
   /// does; false when it is left out.
   func write(_ state: UnsafeRawPointer, to json: inout JSONWriter) throws -> Bool {
@@ -163,7 +184,33 @@ enum FieldWriting: Sendable {
     case .string(let offset):
       json.string(state.load(fromByteOffset: offset, as: String.self))
     case .number(let offset): try json.finite(state.load(fromByteOffset: offset, as: Double.self))
+    case .optional(let offset, let wrapped):
+      return try Self.write(state + offset, wrapped, to: &json)
     case .written(let write): return try write(state, &json)
+    }
+    return true
+  }
+
+  /// Writes the optional at `value`, wrapping a `wrapped`; false when it is nil.
+  private static func write(
+    _ value: UnsafeRawPointer, _ wrapped: Wrapped, to json: inout JSONWriter
+  ) throws -> Bool {
+    switch wrapped {
+    case .integer:
+      guard let value = value.load(as: Int?.self) else { return false }
+      json.integer(Int64(value))
+    case .integer64:
+      guard let value = value.load(as: Int64?.self) else { return false }
+      json.integer(value)
+    case .boolean:
+      guard let value = value.load(as: Bool?.self) else { return false }
+      json.bool(value)
+    case .string:
+      guard let value = value.load(as: String?.self) else { return false }
+      json.string(value)
+    case .number:
+      guard let value = value.load(as: Double?.self) else { return false }
+      try json.finite(value)
     }
     return true
   }

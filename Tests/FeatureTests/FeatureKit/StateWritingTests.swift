@@ -30,6 +30,10 @@ import Wire
     var ratio = 0.0
     var maybe: Int?
     var left: String?
+    var score: Double?
+    var tally: Int?
+    var big: Int64?
+    var on: Bool?
     var list: [Int] = []
     var shade = Shade.light
     var inner = Inner()
@@ -47,6 +51,10 @@ import Wire
       .field("ratio", \.ratio, "A Double."),
       .field("maybe", \.maybe, "An Int? written as null.", type: .integer()),
       .optional("left", \.left, "A String? left out when nil.", type: .string()),
+      .optional("score", \.score, "A Double? left out when nil.", type: .number),
+      .optional("tally", \.tally, "An Int? left out when nil.", type: .integer()),
+      .optional("big", \.big, "An Int64? left out when nil.", type: .integer()),
+      .optional("on", \.on, "A Bool? left out when nil.", type: .boolean),
       .field("list", \.list, "An array."),
       .field("shade", \.shade, "An enum of strings.", type: .oneOf(["light", "dark"])),
       .field("inner", \.inner, "A nested state.", type: .object(Inner.shape)),
@@ -103,6 +111,7 @@ import Wire
     try reference([
       ("count", every.count), ("Wide", every.wide), ("flag", every.flag), ("text", every.text),
       ("ratio", every.ratio), ("maybe", every.maybe as any JSONWritable), ("left", every.left),
+      ("score", every.score), ("tally", every.tally), ("big", every.big), ("on", every.on),
       ("list", every.list),
       ("shade", every.shade), ("inner", every.inner), ("inner_depth", every.inner.depth),
       ("doubled", every.doubled),
@@ -117,6 +126,9 @@ import Wire
         maybe: 7, left: "here", list: [1, -2, 3], shade: .dark,
         inner: Inner(depth: 9, label: "in")),
       Every(count: .max, wide: .max, ratio: 5.0, maybe: 0, left: ""),
+      Every(score: 2.5, tally: -3, big: .min, on: false),
+      Every(score: 4.0, tally: 0, big: .max, on: true),
+      Every(score: 1e-7),
       Every(count: .min, ratio: 1e-7),
       Every(count: 9, ratio: 1e20, inner: Inner(depth: -1)),
       Every(ratio: 0.1),
