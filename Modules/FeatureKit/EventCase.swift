@@ -31,6 +31,9 @@ public struct EventCase<Event: Sendable>: Sendable {
   /// How the fields' values are read back from an event of this type (the payload its `make`
   /// was given) and written; nil when the event has no fields.
   let values: FieldValues<Event>?
+  /// How the event is written in code that is not generic, when it has fields and its payload
+  /// is read in place; nil otherwise.
+  let writer: FieldsWriter?
 
   init(
     _ type: String, _ summary: String, fields: [FieldShape], example: String?,
@@ -42,8 +45,14 @@ public struct EventCase<Event: Sendable>: Sendable {
     self.summary = summary
     self.fields = fields
     self.example = example ?? Self.composeExample(type, fields)
-    self.object = EventObject(type, fields)
+    let object = EventObject(type, fields)
+    self.object = object
     self.values = values
+    if let values, values.readsInPlace {
+      writer = FieldsWriter(Event.self, object: object, values: values.inPlace)
+    } else {
+      writer = nil
+    }
     self.make = make
     self.build = build
   }
@@ -132,7 +141,7 @@ extension EventCase {
       type, summary, fields: [a.shape], example: example,
       values: FieldValues(
         type, A.self, write: { value, _, json in try a.write(value, ifPresentTo: &json) },
-        encodable: { value, _ in a.encodable(value) }, fields: [(a.name, 0, a.eventWriting)])
+        encodable: { value, _ in a.encodable(value) }, inPlace: [(0, a.eventWriting)])
     ) { lookup, example throws(EventRefusal) in
       try make(a.value(in: lookup, example: example))
     }
@@ -154,9 +163,9 @@ extension EventCase {
         encodable: { values, index in
           index == 0 ? a.encodable(values.0) : b.encodable(values.1)
         },
-        fields: [
-          (a.name, 0, a.eventWriting),
-          (b.name, MemoryLayout<(A, B)>.offset(of: \(A, B).1)!, b.eventWriting),
+        inPlace: [
+          (0, a.eventWriting),
+          (MemoryLayout<(A, B)>.offset(of: \(A, B).1)!, b.eventWriting),
         ])
     ) { lookup, example throws(EventRefusal) in
       try make(a.value(in: lookup, example: example), b.value(in: lookup, example: example))
@@ -186,10 +195,10 @@ extension EventCase {
           default: c.encodable(values.2)
           }
         },
-        fields: [
-          (a.name, 0, a.eventWriting),
-          (b.name, MemoryLayout<(A, B, C)>.offset(of: \(A, B, C).1)!, b.eventWriting),
-          (c.name, MemoryLayout<(A, B, C)>.offset(of: \(A, B, C).2)!, c.eventWriting),
+        inPlace: [
+          (0, a.eventWriting),
+          (MemoryLayout<(A, B, C)>.offset(of: \(A, B, C).1)!, b.eventWriting),
+          (MemoryLayout<(A, B, C)>.offset(of: \(A, B, C).2)!, c.eventWriting),
         ])
     ) { lookup, example throws(EventRefusal) in
       try make(

@@ -13,9 +13,13 @@ struct FieldsWriter: Sendable {
   private let metadata: UInt
   private let size: Int
   private let alignment: Int
-  /// `"type":"…"` and each field's `"name":`, one after another.
+  /// The event's object less its fields' values (its case's ``EventObject``).
+  private let object: EventObject
+  /// Each field's value: its offset in the payload and how it is written, in declaration order.
+  private let values: [(offset: Int, writing: EventValueWriting)]
+  /// `"type":"…"` and each field's `"name":`, one after another, in the order they are
+  /// written (the object's), for the one-piece writing.
   private let text: [UInt8]
-  /// The members in the order they are written (by name, byte by byte).
   private let members: [Member]
   /// The most bytes the event's JSON takes when each field's value is of bounded length
   /// (written in one piece); nil otherwise.
@@ -28,27 +32,24 @@ struct FieldsWriter: Sendable {
     let value: (offset: Int, writing: EventValueWriting)?
   }
 
-  /// `type`: the event's `type`; `fields`: each field's name, offset in the payload and
-  /// writing, in declaration order.
+  /// `object`: the event's object less its fields' values; `values`: each field's offset in
+  /// the payload and writing, in declaration order.
   init<Event>(
-    _: Event.Type, type: String, fields: [(name: String, offset: Int, writing: EventValueWriting)]
+    _: Event.Type, object: EventObject, values: [(offset: Int, writing: EventValueWriting)]
   ) {
     metadata = UInt(bitPattern: unsafeBitCast(Event.self, to: UnsafeRawPointer.self))
     size = MemoryLayout<Event>.size
     alignment = MemoryLayout<Event>.alignment
-    let named: [(String, (offset: Int, writing: EventValueWriting)?)] =
-      [("type", nil)] + fields.map { ($0.name, ($0.offset, $0.writing)) }
+    self.object = object
+    self.values = values
     var text: [UInt8] = []
-    members = named.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map { name, value in
-      var run = JSONWriter()
-      run.key(name)
-      if value == nil { run.string(type) }
-      text += run.bytes
-      return Member(key: text.count - run.bytes.count..<text.count, value: value)
+    members = object.members.map { key, field in
+      text += key
+      return Member(key: text.count - key.count..<text.count, value: field.map { values[$0] })
     }
     self.text = text
     var bound: Int? = text.count + members.count + 1  // the keys, a `{` or `,` each, the `}`
-    for case let (_, writing)? in members.map(\.value) {
+    for (_, writing) in values {
       bound = bound.flatMap { bound in writing.bound.map { bound + $0 } }
     }
     self.bound = bound
@@ -98,19 +99,9 @@ struct FieldsWriter: Sendable {
 
   /// Every member, one after another, with the writer's own functions.
   private func write(_ payload: UnsafeRawPointer, to json: inout JSONWriter) throws {
-    json.byte(UInt8(ascii: "{"))
-    var first = true
-    for member in members {
-      let start = json.bytes.count
-      if !first { json.byte(UInt8(ascii: ",")) }
-      json.raw(text[member.key])
-      if let (offset, writing) = member.value, try !writing.write(payload + offset, to: &json) {
-        json.bytes.removeSubrange(start...)  // an optional field's nil: left out
-      } else {
-        first = false
-      }
+    try object.write(to: &json) { index, json in
+      try values[index].writing.write(payload + values[index].offset, to: &json)
     }
-    json.byte(UInt8(ascii: "}"))
   }
 }
 
@@ -163,10 +154,7 @@ enum EventValueWriting: Sendable {
     switch self {
     case .integer: return writeDecimal(Int64(value.load(as: Int.self)), at: end)
     case .integer64: return writeDecimal(value.load(as: Int64.self), at: end)
-    case .boolean:
-      let text: StaticString = value.load(as: Bool.self) ? "true" : "false"
-      end.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-      return end + text.utf8CodeUnitCount
+    case .boolean: return writeBoolean(value.load(as: Bool.self), at: end)
     case .oneOf(let metadata, let names):
       let tag = EnumCases.tag(at: value, metadata: UnsafeRawPointer(bitPattern: metadata)!)
       return names[tag].withUnsafeBufferPointer { name in

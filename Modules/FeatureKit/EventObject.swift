@@ -31,28 +31,24 @@ struct EventObject: Sendable {
     order = names.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map(\.1)
   }
 
+  /// The members in the order they are written: each one's key run (`"type":"…"` for the
+  /// type, `"name":` for a field) and, for a field, its index in declaration order.
+  var members: [(key: [UInt8], field: Int?)] {
+    order.map { index in (index.map { keys[$0] } ?? typeMember, index) }
+  }
+
   /// Writes the object; `field` writes the value of the field at an index (in declaration
   /// order), or returns false, having written nothing, to leave the field out.
   func write(
     to json: inout JSONWriter, _ field: (Int, inout JSONWriter) throws -> Bool
   ) rethrows {
-    json.byte(UInt8(ascii: "{"))
-    var first = true
-    for index in order {
-      let start = json.bytes.count
-      if !first { json.byte(UInt8(ascii: ",")) }
-      guard let index else {
+    try json.object(count: order.count) { position, json in
+      guard let index = order[position] else {
         json.raw(typeMember)
-        first = false
-        continue
+        return true
       }
       json.raw(keys[index])
-      if try field(index, &json) {
-        first = false
-      } else {
-        json.bytes.removeSubrange(start...)
-      }
+      return try field(index, &json)
     }
-    json.byte(UInt8(ascii: "}"))
   }
 }

@@ -33,7 +33,7 @@ struct EventWriters: Sendable {
       text += bare
       return text.count - bare.count..<text.count
     }
-    fielded = byTag.map { tagged in tagged.index >= 0 ? cases[tagged.index].values?.writer : nil }
+    fielded = byTag.map { tagged in tagged.index >= 0 ? cases[tagged.index].writer : nil }
     self.text = text
   }
 

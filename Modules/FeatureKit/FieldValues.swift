@@ -14,22 +14,23 @@ struct FieldValues<Event: Sendable>: Sendable {
       Void
   /// Whether the payload is read in place, not through `Mirror`.
   let readsInPlace: Bool
-  /// How the event is written in code that is not generic, when its payload is read in place.
-  let writer: FieldsWriter?
+  /// Each field's offset in the payload and how it is written in code that is not generic
+  /// (``FieldsWriter``), in declaration order.
+  let inPlace: [(offset: Int, writing: EventValueWriting)]
 
   /// - Parameters:
   ///   - write: writes the value at an index of the payload; false when it is left out.
   ///   - encodable: the value at an index of the payload; nil when it is left out.
-  ///   - fields: each field's name, offset in the payload and writing, for ``writer``.
+  ///   - inPlace: each field's offset in the payload and writing, for a ``FieldsWriter``.
   init<Payload>(
     _ type: String, _: Payload.Type,
     write: @escaping @Sendable (Payload, Int, inout JSONWriter) throws -> Bool,
     encodable: @escaping @Sendable (Payload, Int) -> (any Encodable)?,
-    fields: [(name: String, offset: Int, writing: EventValueWriting)]
+    inPlace: [(offset: Int, writing: EventValueWriting)]
   ) {
     let reader = PayloadReader<Event, Payload>(type)
     readsInPlace = reader.tag != nil
-    writer = readsInPlace ? FieldsWriter(Event.self, type: type, fields: fields) : nil
+    self.inPlace = inPlace
     self.write = { event, object, json, byName in
       let payload = try reader.payload(of: event, byName: byName)
       try object.write(to: &json) { index, json in try write(payload, index, &json) }

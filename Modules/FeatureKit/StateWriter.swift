@@ -97,10 +97,7 @@ struct StateWriter: Sendable {
             switch member.kind {
             case .integer: end = writeDecimal(Int64(value.load(as: Int.self)), at: end)
             case .integer64: end = writeDecimal(value.load(as: Int64.self), at: end)
-            case .boolean:
-              let text: StaticString = value.load(as: Bool.self) ? "true" : "false"
-              end.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
-              end += text.utf8CodeUnitCount
+            case .boolean: end = writeBoolean(value.load(as: Bool.self), at: end)
             }
           }
           end.pointee = UInt8(ascii: "}")
@@ -112,19 +109,10 @@ struct StateWriter: Sendable {
 
   /// Every member, one after another; an optional field's nil is left out.
   private func write(_ state: UnsafeRawPointer, to json: inout JSONWriter) throws {
-    json.byte(UInt8(ascii: "{"))
-    var first = true
-    for member in members {
-      let start = json.bytes.count
-      if !first { json.byte(UInt8(ascii: ",")) }
-      json.raw(keys[member.key.dropFirst()])  // without its `{` or `,`
-      if try member.value.write(state, to: &json) {
-        first = false
-      } else {
-        json.bytes.removeSubrange(start...)  // an optional field's nil: left out
-      }
+    try json.object(count: members.count) { index, json in
+      json.raw(keys[members[index].key.dropFirst()])  // without its `{` or `,`
+      return try members[index].value.write(state, to: &json)
     }
-    json.byte(UInt8(ascii: "}"))
   }
 }
 

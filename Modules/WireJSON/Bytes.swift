@@ -217,6 +217,15 @@ package func writeDecimal(
   return end
 }
 
+/// Writes `true` or `false` from `start` (at most 5 bytes) and returns where it ends.
+package func writeBoolean(
+  _ flag: Bool, at start: UnsafeMutablePointer<UInt8>
+) -> UnsafeMutablePointer<UInt8> {
+  let text: StaticString = flag ? "true" : "false"
+  start.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+  return start + text.utf8CodeUnitCount
+}
+
 /// Plain string content: printable ASCII other than `"` and `\`, what a string holds when it
 /// has no escapes and nothing to check byte by byte. The tokenizer's fast path
 /// (`JSONCursor.scanPlainString`) and a request's usual `send` read strings with these.

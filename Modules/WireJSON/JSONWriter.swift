@@ -119,6 +119,28 @@ public struct JSONWriter {
     bytes.append(.colon)
   }
 
+  /// An object of `count` members: `member` writes the one at an index, its key and value,
+  /// or returns false to leave it out (an optional field's nil), and what it wrote is taken
+  /// back with the comma before it. Every object of declared members (a state's, an event's)
+  /// is written by this one loop.
+  @inlinable
+  package mutating func object(
+    count: Int, _ member: (Int, inout JSONWriter) throws -> Bool
+  ) rethrows {
+    byte(UInt8(ascii: "{"))
+    var first = true
+    for index in 0..<count {
+      let start = bytes.count
+      if !first { byte(UInt8(ascii: ",")) }
+      if try member(index, &self) {
+        first = false
+      } else {
+        bytes.removeSubrange(start...)
+      }
+    }
+    byte(UInt8(ascii: "}"))
+  }
+
   /// Fixed text the caller knows to be valid JSON where it goes (`{"push":"state","feature":`).
   public mutating func ascii(_ text: StaticString) { bytes.append(literal: text) }
 
