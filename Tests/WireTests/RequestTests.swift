@@ -6,6 +6,14 @@ func request(_ text: String) throws(RequestError) -> Request {
   try Request(parsing: Array(text.utf8))
 }
 
+/// Reads `text` as the daemon reads a frame; `body` gets the head while its bytes live (a head
+/// borrows them).
+func readHead<Result>(
+  _ text: String, _ body: (RequestHead) throws -> Result
+) throws -> Result {
+  try Array(text.utf8).withUnsafeBytes { bytes in try body(RequestHead(reading: bytes)) }
+}
+
 /// The error for a request frame, or nil if it parses.
 func requestError(_ bytes: [UInt8]) -> RequestError? {
   do {
@@ -48,56 +56,58 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
   /// What the daemon reads: `id` and `op` at once, any other member from the frame's bytes
   /// when an op asks for it, the same value a tree would hold.
   @Test func theHeadReadsMembersStraightFromTheBytes() throws {
-    let frame = Array(
-      #" {"op":"send","s":"v","i":4,"o":{"k":[1,2]},"event":{"type":"set","value":5}} "#.utf8)
-    let head = try RequestHead(parsing: frame)
-    #expect(head.id == nil)
-    #expect(head.op == "send")
-    #expect(head["s"] == "v")
-    #expect(head["i"] == 4)
-    #expect(head["o"] == ["k": [1, 2]])
-    #expect(head["nope"] == nil)
-    #expect(head.fields.keys == ["s", "i", "o", "event"])
-    head.withMember("event") { event in
-      #expect(event?.typeName == "object")
-      #expect(event?.member("type")?.string == "set")
-      #expect(event?.member("value")?.json == 5)
-      #expect(event?.count == 2)
-      var keys: [String] = []
-      event?.forEachMember { key, _ in
-        keys.append(key.string)
-        return true
+    try readHead(
+      #" {"op":"send","s":"v","i":4,"o":{"k":[1,2]},"event":{"type":"set","value":5}} "#
+    ) { head in
+      #expect(head.id == nil)
+      #expect(head.op == "send")
+      #expect(head["s"] == "v")
+      #expect(head["i"] == 4)
+      #expect(head["o"] == ["k": [1, 2]])
+      #expect(head["nope"] == nil)
+      #expect(head.fields.keys == ["s", "i", "o", "event"])
+      head.withMember("event") { event in
+        #expect(event?.typeName == "object")
+        #expect(event?.member("type")?.string == "set")
+        #expect(event?.member("value")?.json == 5)
+        #expect(event?.count == 2)
+        var keys: [String] = []
+        event?.forEachMember { key, _ in
+          keys.append(key.string)
+          return true
+        }
+        #expect(keys == ["type", "value"])
       }
-      #expect(keys == ["type", "value"])
-    }
-    head.withMember("o") { object in
-      #expect(object?.member("k")?.typeName == "array")
-      #expect(object?.member("k")?.count == 2)
+      head.withMember("o") { object in
+        #expect(object?.member("k")?.typeName == "array")
+        #expect(object?.member("k")?.count == 2)
+      }
     }
   }
 
   /// A repeated member counts once, with its last value, as in a parsed tree (PROTOCOL.md);
   /// a key written with escapes is the same key.
   @Test func aRepeatedMemberKeepsItsLastValue() throws {
-    let head = try RequestHead(parsing: Array(#"{"op":"get","op":"ping","x":1,"x":[2]}"#.utf8))
-    #expect(head.op == "ping")
-    #expect(head["x"] == [2])
-    #expect(try RequestHead(parsing: Array(#"{"op":"ping","id":1,"id":"b"}"#.utf8)).op == "ping")
-    #expect(try RequestHead(parsing: Array(#"{"op":"ping","id":1,"id":"b"}"#.utf8)).id == "b")
-    let escaped = try RequestHead(
-      parsing: Array(#"{"op":"x","ev\u0065nt":{"typ\u0065":"a"}}"#.utf8))
-    #expect(escaped.withMember("event") { $0?.member("type")?.string } == "a")
-    let keys = try RequestHead(
-      parsing: Array(#"{"\u006fp":"send","i\u0064":7,"f\u0065ature":"c","op\u0000":1}"#.utf8))
-    #expect(keys.op == "send")
-    #expect(keys.id == 7)
-    #expect(keys.withPlainFeatureName { String(decoding: $0, as: UTF8.self) } == "c")
+    try readHead(#"{"op":"get","op":"ping","x":1,"x":[2]}"#) { head in
+      #expect(head.op == "ping")
+      #expect(head["x"] == [2])
+    }
+    #expect(try readHead(#"{"op":"ping","id":1,"id":"b"}"#) { $0.op } == "ping")
+    #expect(try readHead(#"{"op":"ping","id":1,"id":"b"}"#) { $0.id } == "b")
+    try readHead(#"{"op":"x","ev\u0065nt":{"typ\u0065":"a"}}"#) { escaped in
+      #expect(escaped.withMember("event") { $0?.member("type")?.string } == "a")
+    }
+    try readHead(#"{"\u006fp":"send","i\u0064":7,"f\u0065ature":"c","op\u0000":1}"#) { keys in
+      #expect(keys.op == "send")
+      #expect(keys.id == 7)
+      #expect(keys.withPlainFeatureName { String(decoding: $0, as: UTF8.self) } == "c")
+    }
     // Keys only of the same length, or the same text escaped into another, are not these.
-    let others = try RequestHead(
-      parsing: Array(#"{"op":"ping","oq":1,"ide":2,"events":{},"feature\n":"x"}"#.utf8))
-    #expect(others.id == nil)
-    #expect(others.withMember("event") { $0 == nil })
-    #expect(others.withPlainFeatureName { _ in true } == nil)
+    try readHead(#"{"op":"ping","oq":1,"ide":2,"events":{},"feature\n":"x"}"#) { others in
+      #expect(others.id == nil)
+      #expect(others.withMember("event") { $0 == nil })
+      #expect(others.withPlainFeatureName { _ in true } == nil)
+    }
   }
 
   /// The usual event, its `type` alone and both written as plain text, is noted by the pass
@@ -105,9 +115,11 @@ func requestError(_ bytes: [UInt8]) -> RequestError? {
   /// is read from its members. A repeated `event` counts with its last value.
   @Test func theHeadNotesTheUsualEventsType() throws {
     func soleType(_ text: String) throws -> String? {
-      try RequestHead(parsing: Array(text.utf8)).withEvent { event, type in
-        if type != nil { #expect(event?.isObject == true) }
-        return type.map { String(decoding: $0, as: UTF8.self) }
+      try readHead(text) { head in
+        head.withEvent { event, type in
+          if type != nil { #expect(event?.isObject == true) }
+          return type.map { String(decoding: $0, as: UTF8.self) }
+        }
       }
     }
     #expect(try soleType(#"{"op":"send","event":{"type":"increment"}}"#) == "increment")

@@ -143,11 +143,19 @@ public final class RequestDispatcher: ConnectionDelegate {
   /// Parses and runs one request, on the loop thread within a loop turn (`turn`: the
   /// connection's replies of that turn) or, for a large frame, the `largeFrames` queue.
   private func process(_ frame: [UInt8], _ session: ClientSession, turn: TurnReplies?) {
+    frame.withUnsafeBytes { process($0, session, turn: turn) }
+  }
+
+  /// ``process(_:_:turn:)`` of the frame `bytes`, read where they lie: the request's head
+  /// borrows them.
+  private func process(
+    _ bytes: UnsafeRawBufferPointer, _ session: ClientSession, turn: TurnReplies?
+  ) {
     let connection = session.connection
     let request: RequestHead
     statistics.countRequest()
     do {
-      request = try RequestHead(parsing: frame)
+      request = try RequestHead(reading: bytes)
     } catch {
       statistics.countRefusal(op: nil)
       logger.debug("client \(connection.id): \(error.error)")

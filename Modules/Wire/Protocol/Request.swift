@@ -6,7 +6,7 @@
 /// ```swift
 /// // Server
 /// do {
-///   let request = try RequestHead(parsing: frame)
+///   let request = try RequestHead(reading: bytes)  // a frame's bytes
 ///   request.op  // "get"
 /// } catch {
 ///   write(error.reply)  // {"id":…,"ok":false,"error":{…}}
@@ -60,8 +60,14 @@ extension Request {
   /// Reads one frame (a line without its terminator) as `RequestHead` does, with the same
   /// checks and errors, then takes every other member as `fields`.
   public init(parsing frame: some Collection<UInt8>) throws(RequestError) {
-    let head = try RequestHead(parsing: Array(frame))
-    self.init(id: head.id, op: head.op, fields: head.fields)
+    let read = Array(frame).withUnsafeBytes { bytes in
+      Result { () throws(RequestError) -> (RequestID?, String, JSONObject) in
+        let head = try RequestHead(reading: bytes)
+        return (head.id, head.op, head.fields)
+      }
+    }
+    let (id, op, fields) = try read.get()
+    self.init(id: id, op: op, fields: fields)
   }
 
   /// The field `key`, or nil if absent.

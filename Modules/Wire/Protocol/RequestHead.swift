@@ -5,22 +5,29 @@ import Glibc  // memcmp
 /// request; where an op really wants one (an `any`-typed value), it asks for that member's.
 ///
 /// ```swift
-/// let request = try RequestHead(parsing: frame)   // throws RequestError, as Request(parsing:)
-/// request.op                                       // "send"
-/// request.withMember("event") { event in event?.member("type")?.string }  // "increment"
-/// request["select"]                                // JSON? of one member
+/// try frame.withUnsafeBytes { bytes in
+///   let request = try RequestHead(reading: bytes)  // throws RequestError, as Request(parsing:)
+///   request.op                                      // "send"
+///   request.withMember("event") { event in event?.member("type")?.string }  // "increment"
+///   request["select"]                               // JSON? of one member
+/// }
 /// ```
 ///
 /// A repeated member counts once, with its last value (`{"op":"get","op":"ping"}` is a
 /// ping), as in a parsed tree: PROTOCOL.md says so.
-public struct RequestHead: Sendable {
+///
+/// Like a `JSONCursor`, a head only borrows the frame's bytes: use it while they live. A
+/// server reads each frame where it lies; a head that held the frame (an array) cost a
+/// retain and a release per request, and an access through the array's `withUnsafeBytes`
+/// per member read.
+public struct RequestHead {
   /// The correlation id, echoed in the reply; nil when the request had none.
   public let id: RequestID?
   /// The operation name, e.g. `"send"`.
   public let op: String
-  /// The frame the request was read from (a line without its terminator).
-  public let frame: [UInt8]
-  /// Where the values of `feature` and `event` start in `frame` (-1: absent), found in the
+  /// The frame the request was read from (a line without its terminator), borrowed.
+  @usableFromInline let bytes: UnsafeRawBufferPointer
+  /// Where the values of `feature` and `event` start in `bytes` (-1: absent), found in the
   /// one pass that read `id` and `op`: every `send` reads both.
   @usableFromInline let feature: Int
   @usableFromInline let event: Int
@@ -33,19 +40,16 @@ public struct RequestHead: Sendable {
   @usableFromInline let eventTypeStart: Int
   @usableFromInline let eventTypeEnd: Int
 
-  /// Reads the `id` and `op` of one frame.
+  /// Reads the `id` and `op` of one frame, `bytes`, which the head borrows.
   ///
   /// Checks, in order: UTF-8 (`invalid_utf8`) and JSON syntax (`parse_error`) of the whole
   /// frame, an object (`not_an_object`), `"id"` is a number or string (`invalid_field`),
   /// `"op"` is present (`missing_field`) and a string (`invalid_field`). The thrown
   /// `RequestError` carries the id whenever it could be read. Whether the op is known is the
   /// server's business (`unknown_op`).
-  public init(parsing frame: [UInt8]) throws(RequestError) {
-    let head = frame.withUnsafeBytes { bytes in
-      Result { () throws(RequestError) -> Head in try Self.read(bytes) }
-    }
-    (id, op, feature, featureEnd, event, eventTypeStart, eventTypeEnd) = try head.get()
-    self.frame = frame
+  public init(reading bytes: UnsafeRawBufferPointer) throws(RequestError) {
+    (id, op, feature, featureEnd, event, eventTypeStart, eventTypeEnd) = try Self.read(bytes)
+    self.bytes = bytes
   }
 
   typealias Head = (
@@ -188,43 +192,32 @@ public struct RequestHead: Sendable {
   }
 
   /// Runs `body` with a cursor at the value of the member `name` (the last one when the key
-  /// is repeated), or nil when the request has none. The cursor reads the frame's bytes: use
-  /// it inside `body` only.
+  /// is repeated), or nil when the request has none. The cursor reads the frame's bytes.
   @inlinable
   public func withMember<Result, E: Error>(
     _ name: String, _ body: (JSONCursor?) throws(E) -> Result
   ) throws(E) -> Result {
-    let found = frame.withUnsafeBytes { bytes in
-      Swift.Result { () throws(E) -> Result in
-        let known = name == "event" ? event : name == "feature" ? feature : nil
-        if let known {
-          return try body(known < 0 ? nil : JSONCursor(bytes, at: known))
-        }
-        return try body(JSONCursor(bytes, at: 0).member(name))
-      }
+    let known = name == "event" ? event : name == "feature" ? feature : nil
+    if let known {
+      return try body(known < 0 ? nil : JSONCursor(bytes, at: known))
     }
-    return try found.get()
+    return try body(JSONCursor(bytes, at: 0).member(name))
   }
 
   /// Runs `body` with a cursor at the `event` member's value (the last one when the key is
   /// repeated), or nil when the request has none, and, when that value is an object of a
   /// `type` alone, both written as plain text (`{"type":"increment"}`, the usual event), the
   /// type's text: the pass that read the head found it, so the event's reader need not scan
-  /// it again. Both read the frame's bytes: use them inside `body` only.
+  /// it again. Both read the frame's bytes.
   @inlinable
   package func withEvent<Result, E: Error>(
     _ body: (_ event: JSONCursor?, _ soleType: UnsafeRawBufferPointer?) throws(E) -> Result
   ) throws(E) -> Result {
-    let found = frame.withUnsafeBytes { bytes in
-      Swift.Result { () throws(E) -> Result in
-        guard event >= 0 else { return try body(nil, nil) }
-        let soleType =
-          eventTypeEnd < 0
-          ? nil : UnsafeRawBufferPointer(rebasing: bytes[eventTypeStart..<eventTypeEnd])
-        return try body(JSONCursor(bytes, at: event), soleType)
-      }
-    }
-    return try found.get()
+    guard event >= 0 else { return try body(nil, nil) }
+    let soleType =
+      eventTypeEnd < 0
+      ? nil : UnsafeRawBufferPointer(rebasing: bytes[eventTypeStart..<eventTypeEnd])
+    return try body(JSONCursor(bytes, at: event), soleType)
   }
 
   /// Runs `body` with the bytes of the `feature` member's text when it is a string of printable
@@ -235,9 +228,7 @@ public struct RequestHead: Sendable {
     _ body: (UnsafeRawBufferPointer) -> Result?
   ) -> Result? {
     guard featureEnd >= 0 else { return nil }
-    return frame.withUnsafeBytes { bytes -> Result? in
-      body(UnsafeRawBufferPointer(rebasing: bytes[(feature + 1)..<featureEnd]))
-    }
+    return body(UnsafeRawBufferPointer(rebasing: bytes[(feature + 1)..<featureEnd]))
   }
 
   /// The member `name` as a tree, or nil when absent: for the ops whose members are small or
@@ -248,7 +239,7 @@ public struct RequestHead: Sendable {
 
   /// Every member but `id` and `op`, in order, as a tree.
   public var fields: JSONObject {
-    var object = (try? JSONParser().parse(frame))?.objectValue ?? [:]
+    var object = (try? JSONParser().parse(bytes))?.objectValue ?? [:]
     object.removeValue(forKey: "id")
     object.removeValue(forKey: "op")
     return object

@@ -24,7 +24,7 @@ func checkEvent(_ input: UnsafeRawBufferPointer) {
   guard case .frame = framer.next() else { return }
   let daemon = FuzzDaemon.shared
   // The feature the daemon will hand the event to, read as the daemon reads the request.
-  let request = try? RequestHead(parsing: Array(input))
+  let request = try? RequestHead(reading: input)
   let feature = (request?.op == Request.Op.send ? request?["feature"]?.stringValue : nil)
     .flatMap(daemon.registry.feature(named:))
   let before = try? feature?.storedSnapshot()

@@ -66,7 +66,7 @@ func checkRequest(_ input: UnsafeRawBufferPointer) {
   }
 }
 
-/// Reads one frame as the daemon reads it (`RequestHead(parsing:)`: the whole frame checked by
+/// Reads one frame as the daemon reads it (`RequestHead(reading:)`: the whole frame checked by
 /// `JSONCursor`, then `id` and `op` from its bytes) and returns the id its reply must carry.
 /// Checked against the tree (`Request(parsing:)`):
 ///
@@ -79,7 +79,7 @@ func checkRequest(_ input: UnsafeRawBufferPointer) {
 func readFrame(_ frame: UnsafeRawBufferPointer) -> RequestID? {
   let head: RequestHead
   do {
-    head = try RequestHead(parsing: Array(frame))
+    head = try RequestHead(reading: frame)
   } catch {
     checkFailureReply(error.reply, id: error.id)
     return error.id
