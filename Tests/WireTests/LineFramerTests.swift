@@ -204,6 +204,21 @@ func frame(_ text: String) -> LineFramer.Event { .frame(Array(text.utf8)) }
       case .oversized(let count): return "oversized \(count)"
       }
     }
+    // Frames given as they lie in the read (not copied), and from the framer's buffer.
+    var lying = 0
+    var copied = 0
+    func events(_ taken: LineFramer.Taken?, _ frame: [UInt8]) -> String? {
+      switch taken {
+      case nil: return nil
+      case .lying(let bytes):
+        lying += 1
+        return String(decoding: bytes, as: UTF8.self)
+      case .copied:
+        copied += 1
+        return String(decoding: frame, as: UTF8.self)
+      case .oversized(let count): return "oversized \(count)"
+      }
+    }
     var expected: [String] = []
     var framer = LineFramer(maxFrameBytes: 16)
     var frame: [UInt8] = []
@@ -235,5 +250,6 @@ func frame(_ text: String) -> LineFramer.Event { .frame(Array(text.utf8)) }
       #expect(seen == expected, "stopping after \(stopAfter) frames per read")
       #expect(framer.bufferedByteCount == 0)
     }
+    #expect(lying > 0 && copied > 0)
   }
 }

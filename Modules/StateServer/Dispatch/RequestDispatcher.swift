@@ -114,12 +114,12 @@ public final class RequestDispatcher: ConnectionDelegate {
   }
 
   public func connection(
-    _ connection: Connection, session turn: AnyObject?, didReceive frame: [UInt8]
+    _ connection: Connection, session turn: AnyObject?, didReceive frame: UnsafeRawBufferPointer
   ) {
     guard let held = turn else { return }
     guard frame.count >= largeFrameBytes else {
       // Borrowed, not retained: the loop holds the connection's TurnReplies (``openSession(for:)``
-      // made it) through this call.
+      // made it) through this call. The frame is read where the loop read it.
       Unmanaged.passUnretained(held)._withUnsafeGuaranteedRef { session in
         let turn = unsafeDowncast(session, to: TurnReplies.self)
         process(frame, turn.session, turn: turn)
@@ -129,12 +129,14 @@ public final class RequestDispatcher: ConnectionDelegate {
     let turn = unsafeDowncast(held, to: TurnReplies.self)
     let session = turn.session
     // Parsing a large frame takes milliseconds (a 1 MiB object of 60,000 members): off the
-    // loop thread, so other clients are served meanwhile. The connection's later frames wait,
-    // so its requests still run in order; shutdown's drain waits for this one.
+    // loop thread (a copy of it), so other clients are served meanwhile. The connection's
+    // later frames wait, so its requests still run in order; shutdown's drain waits for this
+    // one.
+    let copy = Array(frame)
     connection.holdFrames()
     tracker.begin()
     largeFrames.async {
-      self.process(frame, session, turn: nil)
+      self.process(copy, session, turn: nil)
       connection.resumeFrames()
       self.tracker.end()
     }

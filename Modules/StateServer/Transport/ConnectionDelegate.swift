@@ -13,9 +13,12 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
   /// One complete frame (without "\n"), in the order the client sent it.
   func connection(_ connection: Connection, didReceive frame: [UInt8])
 
-  /// ``connection(_:didReceive:)``, with the connection's session (``openSession(for:)``).
-  /// Default: ``connection(_:didReceive:)``.
-  func connection(_ connection: Connection, session: AnyObject?, didReceive frame: [UInt8])
+  /// ``connection(_:didReceive:)``, with the connection's session (``openSession(for:)``),
+  /// the frame's bytes as they lie in what the loop read: valid during this call only (copy
+  /// what is kept), and read there, not copied per frame. Default:
+  /// ``connection(_:didReceive:)`` with a copy.
+  func connection(
+    _ connection: Connection, session: AnyObject?, didReceive frame: UnsafeRawBufferPointer)
 
   /// The client sent a frame longer than the limit. Send the error reply from within
   /// this call: the connection is closed right after it is flushed.
@@ -60,9 +63,9 @@ extension ConnectionDelegate {
   }
 
   public func connection(
-    _ connection: Connection, session: AnyObject?, didReceive frame: [UInt8]
+    _ connection: Connection, session: AnyObject?, didReceive frame: UnsafeRawBufferPointer
   ) {
-    self.connection(connection, didReceive: frame)
+    self.connection(connection, didReceive: Array(frame))
   }
 
   public func connectionDidReachEndOfInput(_ connection: Connection) {

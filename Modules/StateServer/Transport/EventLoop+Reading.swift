@@ -59,9 +59,8 @@ extension EventLoop {
   /// Hands complete frames to the delegate, in order, until the framer runs dry,
   /// the connection is closing, or too many reply bytes are queued (then reading
   /// pauses and the frames stay buffered until the queue drains). After a read, `chunk` is
-  /// what it read (in the loop's read buffer): its frames go straight into the loop's frame
-  /// buffer (``LineFramer/next(from:at:into:)``), and what is not delivered stays in the
-  /// framer.
+  /// what it read (in the loop's read buffer): its frames are delivered where they lie
+  /// (``LineFramer/next(from:at:into:)``), and what is not delivered stays in the framer.
   func deliverFrames(
     _ io: ConnectionIO, from chunk: UnsafeRawBufferPointer = .init(start: nil, count: 0),
     honoringBackpressure: Bool = true
@@ -94,17 +93,14 @@ extension EventLoop {
         updateInterest(io)
         return
       }
-      // Into the loop's one frame buffer: no allocation per frame (a delegate that keeps the
-      // frame, e.g. to parse it elsewhere, leaves the next one a buffer of its own).
+      // Read where it lies in the read buffer, else (a frame the framer buffered) from the
+      // loop's one frame buffer: no copy or allocation per frame.
       guard let found = io.framer.next(from: chunk, at: &used, into: &frame) else { break }
       switch found {
-      case .frame:
-        beginTurnIfNeeded()
-        if !io.deliveredInTurn {
-          io.deliveredInTurn = true
-          delivered.append(io)
-        }
-        delegate.connection(connection, session: io.session, didReceive: frame)
+      case .lying(let bytes):
+        deliver(bytes, io, connection)
+      case .copied:
+        frame.withUnsafeBytes { deliver($0, io, connection) }
         if frame.capacity > Self.readChunkBytes { frame = [] }
       case .oversized(let byteCount):
         delegate.connection(connection, didReceiveOversizedFrame: byteCount)
@@ -113,6 +109,19 @@ extension EventLoop {
       }
     }
     updateInterest(io)
+  }
+
+  /// Hands one frame to the delegate, in the loop's turn.
+  @inline(__always)
+  private func deliver(
+    _ frame: UnsafeRawBufferPointer, _ io: ConnectionIO, _ connection: Connection
+  ) {
+    beginTurnIfNeeded()
+    if !io.deliveredInTurn {
+      io.deliveredInTurn = true
+      delivered.append(io)
+    }
+    delegate.connection(connection, session: io.session, didReceive: frame)
   }
 
   /// The delegate resumed a connection whose frames it held: deliver those that waited.

@@ -31,8 +31,8 @@ import Glibc  // Linux only, like the daemon
 /// - Received bytes are kept in one buffer, reused: ``next(into:)`` copies a frame into the
 ///   caller's array, so a server that reuses that array allocates nothing per frame; when the
 ///   buffer holds that one frame alone, the two arrays trade storage instead (no copy).
-///   ``next(from:at:into:)`` takes frames straight from the bytes just read, into the
-///   caller's array, and buffers only what is left of them.
+///   ``next(from:at:into:)`` gives frames as they lie in the bytes just read (no copy), and
+///   buffers only what is left of them.
 public struct LineFramer: Sendable {
   /// One result of framing.
   public enum Event: Equatable, Sendable {
@@ -46,6 +46,17 @@ public struct LineFramer: Sendable {
   public enum Found: Equatable, Sendable {
     /// A complete line, now the contents of the array passed.
     case frame
+    /// A line that exceeded `maxFrameBytes`, with the byte count described above.
+    case oversized(Int)
+  }
+
+  /// What ``next(from:at:into:)`` found.
+  public enum Taken {
+    /// A complete line lying in the bytes read (those bytes, without its terminator): read
+    /// where it lies, not copied.
+    case lying(UnsafeRawBufferPointer)
+    /// A complete line from the framer's own buffer, now the contents of the array passed.
+    case copied
     /// A line that exceeded `maxFrameBytes`, with the byte count described above.
     case oversized(Int)
   }
@@ -147,14 +158,15 @@ public struct LineFramer: Sendable {
   }
 
   /// ``next(into:)`` for the bytes just read, `bytes[offset...]`, not given to ``append(_:)``:
-  /// while the framer holds nothing (no frame waiting, no incomplete line), a frame goes from
-  /// `bytes` straight into `frame`, each byte copied once instead of into the framer's buffer
-  /// and out again (several requests in one read). Moves `offset` past what it used; an
-  /// incomplete last line is kept in the framer's buffer. A caller that stops asking before
-  /// nil gives the rest, `bytes[offset...]`, to ``append(_:)``.
+  /// while the framer holds nothing (no frame waiting, no incomplete line), a frame is given
+  /// as it lies in `bytes` (``Taken/lying(_:)``), not copied (a server reads it there, while
+  /// those bytes live); else it comes from the framer's buffer into `frame`
+  /// (``Taken/copied``). Moves `offset` past what it used; an incomplete last line is kept in
+  /// the framer's buffer. A caller that stops asking before nil gives the rest,
+  /// `bytes[offset...]`, to ``append(_:)``.
   public mutating func next(
     from bytes: UnsafeRawBufferPointer, at offset: inout Int, into frame: inout [UInt8]
-  ) -> Found? {
+  ) -> Taken? {
     while offset < bytes.count, readyHead == ready.count, lineStart == buffer.count, !skipping {
       let base = bytes.baseAddress!
       guard let hit = memchr(base + offset, Int32(lineFeed), bytes.count - offset) else {
@@ -166,19 +178,19 @@ public struct LineFramer: Sendable {
       let length = line.count - (line.last == carriageReturn ? 1 : 0)
       if length > maxFrameBytes { return .oversized(length) }
       if length == 0 || line.allSatisfy(isWhitespace) { continue }
-      // One step, not emptied then appended (each about 80 instructions).
-      frame.replaceSubrange(
-        frame.indices,
-        with: UnsafeRawBufferPointer(rebasing: line[0..<length]).assumingMemoryBound(
-          to: UInt8.self))
-      return .frame
+      return .lying(UnsafeRawBufferPointer(rebasing: line[0..<length]))
     }
     if offset < bytes.count {
       append(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
       offset = bytes.count
     }
     // The usual end of a read's frames: nothing waits (no call to say so).
-    return readyHead < ready.count ? next(into: &frame) : nil
+    guard readyHead < ready.count else { return nil }
+    switch next(into: &frame) {
+    case nil: return nil
+    case .frame: return .copied
+    case .oversized(let count): return .oversized(count)
+    }
   }
 
   /// Takes bytes that contain no newline.
