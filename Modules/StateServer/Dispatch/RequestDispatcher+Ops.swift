@@ -91,8 +91,9 @@ extension RequestDispatcher {
         known: outcome, whenResolved: { $0(outcome) }, outcomeProducer(id: id, feature))
     case .handled(let outcome, let changed):
       // Written when the loop turn ends (loopTurnDidEnd(_:)).
-      let reply = TurnReplies.Reply(id: id, feature: feature, outcome: outcome, changed: changed)
-      if let turn, turn.join(reply) { return }
+      if let turn, turn.join(id: id, feature: feature, outcome: outcome, changed: changed) {
+        return
+      }
       // An earlier reply of this connection is queued: this one waits behind it, and for
       // its change to be stored.
       session.respond(
