@@ -17,8 +17,6 @@ extension JournalStorage {
     /// wrapped in an allocated thunk.)
     var taken: [any StagedState] = []
     var writing = false
-    /// Open ``beginBatch()``s: while there are any, new writes wait for ``commitBatch()``.
-    var holds = 0
     /// The clients served in the turns committed into this batch (``commitBatch(connections:)``).
     var connections = 0
     /// How many clients the writer waits for before it takes this batch (0: it does not wait);
@@ -94,8 +92,9 @@ extension JournalStorage {
     }
 
     /// Whether writing should start now for work just added (and marks it started).
-    mutating func startsWriting(evenIfHeld: Bool = false) -> Bool {
-      guard !writing, holds == 0 || evenIfHeld else { return false }
+    /// `held`: a ``JournalStorage/beginBatch()`` is open (`JournalStorage.holds`).
+    mutating func startsWriting(held: Bool) -> Bool {
+      guard !writing, !held else { return false }
       writing = true
       return true
     }
@@ -105,7 +104,6 @@ extension JournalStorage {
     mutating func take(recycling written: inout Batch?) -> Batch {
       var next = written.take() ?? Batch()
       next.writing = true
-      next.holds = holds
       swap(&self, &next)
       return next
     }
@@ -114,12 +112,9 @@ extension JournalStorage {
     /// has none yet.
     mutating func recycle(_ written: inout Batch?) {
       guard isEmpty, records.bytes.capacity == 0, let written = written.take() else { return }
-      let (writing, holds, connections, awaited) = (
-        self.writing, self.holds, self.connections, self.awaited
-      )
+      let (writing, connections, awaited) = (self.writing, self.connections, self.awaited)
       self = written
       self.writing = writing
-      self.holds = holds
       self.connections = connections
       self.awaited = awaited
     }

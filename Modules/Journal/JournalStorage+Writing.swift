@@ -13,7 +13,7 @@ extension JournalStorage {
   package func stage(_ source: any StagedState) {
     let start = queue.withLock { batch -> Bool in
       batch.staged.append(source)
-      return batch.startsWriting()
+      return batch.startsWriting(held: holds.load(ordering: .relaxed) > 0)
     }
     if start { writer.async { self.writeBatches() } }
   }
@@ -37,7 +37,7 @@ extension JournalStorage {
     let start = queue.withLock { batch -> Bool in
       for change in changes { batch.add(change.key, change.value) }
       batch.completions.append(completion)
-      return batch.startsWriting(evenIfHeld: evenIfHeld)
+      return batch.startsWriting(held: !evenIfHeld && holds.load(ordering: .relaxed) > 0)
     }
     if start { writer.async { self.writeBatches() } }
   }

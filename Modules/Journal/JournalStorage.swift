@@ -1,6 +1,7 @@
 import BlocCore
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -68,6 +69,11 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   /// Every key's value and history, updated by the writer after each batch.
   let kept: Locked<KeptValues>
   let queue = Locked(Batch())
+  /// Open ``beginBatch()``s: while there are any, new writes wait for ``commitBatch()``. An
+  /// atomic, so that a loop's turn begins without a trip to `queue`'s lock; read and lowered
+  /// under that lock, where writes are queued and batches taken (a `stage(_:)` that sees no
+  /// hold while a turn begins on another thread only starts the writer a moment early).
+  let holds = Atomic<Int>(0)
   let file: Locked<OpenJournal>
   // Every write, sync and journal switch runs here, one at a time.
   let writer = DispatchQueue(label: "bloc.journal.writer")
@@ -266,7 +272,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   /// Holds the writes that arrive from now on until ``commitBatch()``, so they share one
   /// batch: for an event loop, around the requests of one turn. Batches may nest.
   public func beginBatch() {
-    queue.withLock { $0.holds += 1 }
+    holds.wrappingAdd(1, ordering: .relaxed)
   }
 
   /// Ends a ``beginBatch()``; when no other is open, writes what waited in one batch (and with
@@ -287,13 +293,13 @@ public final class JournalStorage: BlocStorage, WriteBatching {
     var taken: Batch?
     var wakes = false
     let start = queue.withLock { batch -> Bool in
-      batch.holds -= 1
+      let held = holds.wrappingSubtract(1, ordering: .relaxed).newValue > 0
       batch.connections += connections
       if batch.awaited > 0, batch.connections >= batch.awaited {
         batch.awaited = 0
         wakes = true
       }
-      guard !batch.isEmpty, batch.startsWriting() else { return false }
+      guard !batch.isEmpty, batch.startsWriting(held: held) else { return false }
       var fresh: Batch?
       if !handOff { taken = batch.take(recycling: &fresh) }
       return true
