@@ -8,9 +8,10 @@ import Testing
 @Suite struct UsualSendTests {
   func heads(_ text: String) -> (usual: String?, full: String?) {
     Array(text.utf8).withUnsafeBytes { bytes in
-      func shown(_ head: RequestHead.Head) -> String {
-        "\(String(describing: head.id)) \(head.op) \(head.feature) \(head.featureEnd) "
-          + "\(head.event) \(head.eventTypeStart) \(head.eventTypeEnd)"
+      func shown(_ head: RequestHead) -> String {
+        "\(String(describing: head.id)) \(head.idAt) \(head.op) \(head.knownOp) \(head.opAt) "
+          + "\(head.feature) \(head.featureEnd) \(head.event) \(head.eventTypeStart) "
+          + "\(head.eventTypeEnd)"
       }
       let full = try? RequestHead.readInFull(bytes)
       return (RequestHead.usualSend(bytes).map(shown), full.map(shown))

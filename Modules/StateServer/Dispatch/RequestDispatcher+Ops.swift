@@ -6,10 +6,10 @@ extension RequestDispatcher {
   func handle(
     _ request: RequestHead, _ session: ClientSession, turn: TurnReplies?
   ) throws(WireError) {
+    // The usual op first, by the head's one compare: the switch compares the op's text.
+    if request.isSend { return try send(request, session, turn: turn) }
     let id = request.id
     switch request.op {
-    case Request.Op.send:
-      try send(request, session, turn: turn)
     case Request.Op.get:
       let feature = try feature(of: request)
       if let selection = try selection(of: request) {

@@ -6,13 +6,15 @@
 /// escape, a field in the event) goes the general way.
 extension RequestHead {
   /// The head of `bytes` when they are the usual send, else nil.
-  static func usualSend(_ bytes: UnsafeRawBufferPointer) -> Head? {
+  static func usualSend(_ bytes: UnsafeRawBufferPointer) -> RequestHead? {
     var index = 0
-    var id: RequestID?
+    var idAt = noID
+    var idNumber: Int64 = 0
     if bytes.has("{\"id\":", at: 0) {
       guard let (value, end) = integerID(bytes, from: 6), bytes.has(",\"op\":\"send\"", at: end)
       else { return nil }
-      id = .number(value)
+      idAt = numberID
+      idNumber = value
       index = end + 12
     } else if bytes.has("{\"op\":\"send\"", at: 0) {
       index = 12
@@ -31,7 +33,10 @@ extension RequestHead {
     guard typeEnd > 0, typeEnd + 3 == bytes.count, bytes.has("\"}}", at: typeEnd) else {
       return nil
     }
-    return (id, Request.Op.send, feature, featureEnd, event, typeStart, typeEnd)
+    // `send` is Request.Op.all[0]; its value's quote is 6 bytes before `,"feature"`.
+    return RequestHead(
+      bytes, idAt: idAt, idNumber: idNumber, knownOp: 0, opAt: index - 6, feature: feature,
+      featureEnd: featureEnd, event: event, eventTypeStart: typeStart, eventTypeEnd: typeEnd)
   }
 
   /// A JSON integer at `start` (`0`, or digits not starting with 0, after an optional `-`;

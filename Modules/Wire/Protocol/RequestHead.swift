@@ -21,12 +21,18 @@ import Glibc  // memcmp
 /// retain and a release per request, and an access through the array's `withUnsafeBytes`
 /// per member read.
 public struct RequestHead {
-  /// The correlation id, echoed in the reply; nil when the request had none.
-  public let id: RequestID?
-  /// The operation name, e.g. `"send"`.
-  public let op: String
   /// The frame the request was read from (a line without its terminator), borrowed.
   @usableFromInline let bytes: UnsafeRawBufferPointer
+  /// The id: ``noID``, ``numberID`` (its value is `idNumber`), or where its string value
+  /// starts in `bytes`. Every field of a head is a plain number, so a head is copied and
+  /// dropped without a call: a `RequestID?` and a `String` stored here made its destroy go
+  /// through its type's value witnesses (about 40 instructions per request), and every copy
+  /// of the id an outlined one.
+  let idAt: Int
+  let idNumber: Int64
+  /// The op's index in `Request.Op.all`, or -1 for another op (read from `bytes` at `opAt`).
+  let knownOp: Int
+  let opAt: Int
   /// Where the values of `feature` and `event` start in `bytes` (-1: absent), found in the
   /// one pass that read `id` and `op`: every `send` reads both.
   @usableFromInline let feature: Int
@@ -40,6 +46,9 @@ public struct RequestHead {
   @usableFromInline let eventTypeStart: Int
   @usableFromInline let eventTypeEnd: Int
 
+  static var noID: Int { -1 }
+  static var numberID: Int { -2 }
+
   /// Reads the `id` and `op` of one frame, `bytes`, which the head borrows.
   ///
   /// Checks, in order: UTF-8 (`invalid_utf8`) and JSON syntax (`parse_error`) of the whole
@@ -48,23 +57,49 @@ public struct RequestHead {
   /// `RequestError` carries the id whenever it could be read. Whether the op is known is the
   /// server's business (`unknown_op`).
   public init(reading bytes: UnsafeRawBufferPointer) throws(RequestError) {
-    (id, op, feature, featureEnd, event, eventTypeStart, eventTypeEnd) = try Self.read(bytes)
-    self.bytes = bytes
-  }
-
-  typealias Head = (
-    id: RequestID?, op: String, feature: Int, featureEnd: Int, event: Int, eventTypeStart: Int,
-    eventTypeEnd: Int
-  )
-
-  private static func read(_ bytes: UnsafeRawBufferPointer) throws(RequestError) -> Head {
     // A send as clients write it, byte for byte: read without the general pass.
-    if let usual = usualSend(bytes) { return usual }
-    return try readInFull(bytes)
+    if let usual = Self.usualSend(bytes) {
+      self = usual
+    } else {
+      self = try Self.readInFull(bytes)
+    }
   }
+
+  init(
+    _ bytes: UnsafeRawBufferPointer, idAt: Int, idNumber: Int64, knownOp: Int, opAt: Int,
+    feature: Int, featureEnd: Int, event: Int, eventTypeStart: Int, eventTypeEnd: Int
+  ) {
+    self.bytes = bytes
+    self.idAt = idAt
+    self.idNumber = idNumber
+    self.knownOp = knownOp
+    self.opAt = opAt
+    self.feature = feature
+    self.featureEnd = featureEnd
+    self.event = event
+    self.eventTypeStart = eventTypeStart
+    self.eventTypeEnd = eventTypeEnd
+  }
+
+  /// The correlation id, echoed in the reply; nil when the request had none.
+  public var id: RequestID? {
+    switch idAt {
+    case Self.noID: nil
+    case Self.numberID: .number(idNumber)
+    default: .string(JSONCursor(bytes, at: idAt).string ?? "")
+    }
+  }
+
+  /// The operation name, e.g. `"send"`.
+  public var op: String {
+    knownOp >= 0 ? Request.Op.all[knownOp] : JSONCursor(bytes, at: opAt).string ?? ""
+  }
+
+  /// Whether the op is `send`, the usual one: one compare.
+  public var isSend: Bool { knownOp == 0 }
 
   /// The head of any frame, by the general pass (one check of the whole frame).
-  static func readInFull(_ bytes: UnsafeRawBufferPointer) throws(RequestError) -> Head {
+  static func readInFull(_ bytes: UnsafeRawBufferPointer) throws(RequestError) -> RequestHead {
     var cursor = JSONCursor(bytes)
     var idValue: JSONCursor?
     var opValue: JSONCursor?
@@ -117,6 +152,8 @@ public struct RequestHead {
         error: WireError(.notAnObject, "request must be a JSON object, got \(cursor.typeName)"))
     }
     var id: RequestID?
+    var idAt = noID
+    var idNumber: Int64 = 0
     if let idValue {
       guard idValue.string != nil || idValue.typeName == "number",
         let parsed = RequestID(json: idValue.json)
@@ -126,19 +163,31 @@ public struct RequestHead {
           error: .invalidField("id", expected: "an integer or a string", got: idValue.typeName))
       }
       id = parsed
+      switch parsed {
+      case .number(let value):
+        idAt = numberID
+        idNumber = value
+      case .string: idAt = idValue.position
+      }
     }
     guard let opValue else { throw RequestError(id: id, error: .missingField("op")) }
-    // A known op is its constant (compared as bytes: no String made per request).
-    if opEnd >= 0,
-      let known = knownOp(UnsafeRawBufferPointer(rebasing: bytes[(opValue.position + 1)..<opEnd]))
-    {
-      return (id, known, feature, featureEnd, event, eventType.lowerBound, eventType.upperBound)
+    // A known op is found by its bytes (no String made per request).
+    var known = -1
+    if opEnd >= 0 {
+      known = knownOpIndex(
+        UnsafeRawBufferPointer(rebasing: bytes[(opValue.position + 1)..<opEnd]))
+    } else {
+      guard let op = opValue.string else {
+        throw RequestError(
+          id: id, error: .invalidField("op", expected: "a string", got: opValue.typeName))
+      }
+      // Escaped, or not plain text: a known op all the same when its text is one.
+      known = Request.Op.all.firstIndex(of: op) ?? -1
     }
-    guard let op = opValue.string else {
-      throw RequestError(
-        id: id, error: .invalidField("op", expected: "a string", got: opValue.typeName))
-    }
-    return (id, op, feature, featureEnd, event, eventType.lowerBound, eventType.upperBound)
+    return RequestHead(
+      bytes, idAt: idAt, idNumber: idNumber, knownOp: known, opAt: opValue.position,
+      feature: feature, featureEnd: featureEnd, event: event,
+      eventTypeStart: eventType.lowerBound, eventTypeEnd: eventType.upperBound)
   }
 
   /// The keys the head looks for, as their bytes load (little-endian) into a word: compared in
@@ -165,29 +214,34 @@ public struct RequestHead {
     }
   }
 
-  /// The protocol's op (one of `Request.Op.all`, the constant itself) these bytes spell, or
-  /// nil.
+  /// The protocol's op (one of `Request.Op.all`) these bytes spell, or nil.
   package static func knownOp(_ text: UnsafeRawBufferPointer) -> String? {
+    let index = knownOpIndex(text)
+    return index < 0 ? nil : Request.Op.all[index]
+  }
+
+  /// The index in `Request.Op.all` of the op these bytes spell, or -1.
+  static func knownOpIndex(_ text: UnsafeRawBufferPointer) -> Int {
     switch text.count {
-    case 3: return text.spells("get") ? Request.Op.get : nil
+    case 3: return text.spells("get") ? 1 : -1
     case 4:
-      if text.spells("send") { return Request.Op.send }
-      if text.spells("undo") { return Request.Op.undo }
-      if text.spells("redo") { return Request.Op.redo }
-      if text.spells("ping") { return Request.Op.ping }
-      if text.spells("goto") { return Request.Op.goto }
-      return text.spells("info") ? Request.Op.info : nil
-    case 5: return text.spells("watch") ? Request.Op.watch : nil
+      if text.spells("send") { return 0 }
+      if text.spells("undo") { return 6 }
+      if text.spells("redo") { return 7 }
+      if text.spells("ping") { return 8 }
+      if text.spells("goto") { return 13 }
+      return text.spells("info") ? 11 : -1
+    case 5: return text.spells("watch") ? 2 : -1
     case 7:
-      if text.spells("unwatch") { return Request.Op.unwatch }
-      if text.spells("monitor") { return Request.Op.monitor }
-      if text.spells("history") { return Request.Op.history }
-      return text.spells("restore") ? Request.Op.restore : nil
+      if text.spells("unwatch") { return 3 }
+      if text.spells("monitor") { return 9 }
+      if text.spells("history") { return 12 }
+      return text.spells("restore") ? 14 : -1
     case 8:
-      if text.spells("features") { return Request.Op.features }
-      return text.spells("describe") ? Request.Op.describe : nil
-    case 9: return text.spells("unmonitor") ? Request.Op.unmonitor : nil
-    default: return nil
+      if text.spells("features") { return 4 }
+      return text.spells("describe") ? 5 : -1
+    case 9: return text.spells("unmonitor") ? 10 : -1
+    default: return -1
     }
   }
 
