@@ -20,12 +20,9 @@ public struct EventCase<Event: Sendable>: Sendable {
   /// that sending it again may end otherwise: `describe` says `"effects": true`, and
   /// `statectl replay` compares it on outcome and shape only. See ``effectful()``.
   public private(set) var hasEffects = false
-  /// Makes the event from its fields, each looked up by name (nil when absent).
-  @usableFromInline let build:
-    @Sendable ((String) -> FieldInput?, _ example: String) throws(EventRefusal) -> Event
-  /// Makes the event when it has no fields (``event(_:_:_:)``), else nil: what ``build``
-  /// calls, called straight, for the usual event of a `send`.
-  @usableFromInline let make: (@Sendable () -> Event)?
+  /// Makes the event from its fields (each looked up by name) or, when it has none
+  /// (``event(_:_:_:)``), straight.
+  let maker: EventMaker<Event>
   /// The event's JSON object less its fields' values, written once.
   let object: EventObject
   /// How the fields' values are read back from an event of this type (the payload its `make`
@@ -53,8 +50,8 @@ public struct EventCase<Event: Sendable>: Sendable {
     } else {
       writer = nil
     }
-    self.make = make
-    self.build = build
+    let example = self.example
+    maker = EventMaker(make: make) { lookup throws(EventRefusal) in try build(lookup, example) }
   }
 
   /// Writes `event`, an event of this type, as a client sends it, members sorted:
@@ -69,38 +66,6 @@ public struct EventCase<Event: Sendable>: Sendable {
   func encode(_ event: Event, to object: inout KeyedEncodingContainer<FieldKey>) throws {
     try object.encode(type, forKey: .type)
     try values?.encode(event, fields, &object)
-  }
-
-  /// Where each field's value is in the event object at `event` (a repeated member: its last
-  /// value), refusing the first member that is not a field, in their order, before anything
-  /// else is checked.
-  func locate(_ event: JSONCursor) throws(EventRefusal) -> FoundFields {
-    var found = FoundFields(fields)
-    var unknown: JSONKey?
-    event.forEachMember { key, value in
-      if let index = found.index(of: key) {
-        found[index] = value
-      } else if !key.matches("type") {
-        unknown = key
-        return false
-      }
-      return true
-    }
-    if let unknown { throw unknownField(unknown.string) }
-    return found
-  }
-
-  /// Whether the event has a field `name`.
-  func declares(_ name: String) -> Bool { fields.contains { $0.name == name } }
-
-  func unknownField(_ member: String) -> EventRefusal {
-    let accepted =
-      fields.isEmpty
-      ? "it takes no fields"
-      : "its fields are " + fields.map(\.name).joined(separator: ", ")
-    let name = FieldInput.shortened(member)
-    return EventRefusal(
-      .invalidField, "event '\(type)' has no field '\(name)' (at 'event.\(name)'); \(accepted)")
   }
 
   /// This event, marked as one whose result depends on the outside world (``hasEffects``).
@@ -210,7 +175,6 @@ extension EventCase {
 
 /// Where an event's fields are in the bytes, by declaration order: an event has at most three
 /// (the `event` builders above), so no array is allocated for them.
-@usableFromInline
 struct FoundFields {
   static let capacity = 3
   private let fields: [FieldShape]
@@ -219,7 +183,6 @@ struct FoundFields {
   init(_ fields: [FieldShape]) { self.fields = fields }
 
   /// The value of the field `name` as it arrived, or nil when absent.
-  @usableFromInline
   func input(_ name: String) -> FieldInput? {
     fields.firstIndex { $0.name == name }.flatMap { self[$0] }.map(FieldInput.init)
   }

@@ -17,14 +17,12 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   public let cases: [EventCase<Event>]
   /// The `type` names, in declaration order.
   public let types: [String]
-  /// Each `type` name's UTF-8, to compare with a request's bytes.
-  @usableFromInline let typeBytes: [[UInt8]]
-  /// Each `type` name as words (`ShortName`), to find a request's type among them.
-  @usableFromInline let typeNames: [ShortName]
-  let byType: [String: Int]
-  /// Each declared event's fields, by index in `cases`, in a type that does not depend on
-  /// `Event` (read on every request).
-  let fields: [[FieldShape]]
+  /// How events are read from bytes and made, in types that do not depend on `Event`
+  /// (decoding runs no generic code but the makers' closures).
+  let reader: EventReader
+  /// Each declared event's ``EventMaker``, in `cases`' order, as `AnyObject`: found without
+  /// naming a generic type.
+  private let makers: [any AnyObject & Sendable]
   /// The declared event of each case of the enum, by the case's tag (`EnumCases.tag(of:)`);
   /// nil when tags cannot be read (not an enum, or built without reflection metadata), and
   /// then an event's case is found by its name. Of types that do not depend on `Event`, so that the
@@ -37,15 +35,15 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     self.feature = feature
     self.cases = cases
     types = cases.map(\.type)
-    typeBytes = types.map { Array($0.utf8) }
-    typeNames = typeBytes.map(ShortName.init)
-    fields = cases.map(\.fields)
     var byType: [String: Int] = [:]
     for (index, item) in cases.enumerated() {
       precondition(byType[item.type] == nil, "\(feature): event '\(item.type)' is declared twice")
       byType[item.type] = index
     }
-    self.byType = byType
+    reader = EventReader(
+      feature: feature, types: types, byType: byType,
+      fields: cases.map(\.fields))
+    makers = cases.map(\.maker)
     if EnumCases.isReadable(Event.self), let names = EnumCases.names(of: Event.self) {
       byTag = names.map { name in TaggedCase(index: byType[name] ?? -1) }
     } else {
@@ -56,7 +54,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
 
   /// The declared event named `type`, or nil.
   public func eventCase(_ type: String) -> EventCase<Event>? {
-    byType[type].map { cases[$0] }
+    reader.byType[type].map { cases[$0] }
   }
 
   /// Writes `event` as a client sends it, members sorted: `{"type":"set","value":5}`. Its
@@ -90,7 +88,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
 
   /// The index in `cases` of `event`'s declared event, by its case's name (`Mirror`).
   func caseIndex(named event: Event) -> Int? {
-    byType[Self.caseName(event)]
+    reader.byType[Self.caseName(event)]
   }
 
   static func caseName(_ event: Event) -> String {
@@ -110,133 +108,41 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// }
   /// ```
   ///
-  /// Inlinable, so that the daemon's path for every event is specialised for `Event`; the
-  /// reading itself (``locate(_:)``) is not generic. Each field's value is read from the bytes
-  /// when the field asks for it.
-  @inlinable
+  /// The reading is not generic (the declaration's `EventReader`); each field's value is read
+  /// from the bytes when the field asks for it.
   public func decode(_ event: JSONCursor) throws(EventRefusal) -> Event {
-    try decode(event, located: locate(event))
+    try decode(event, soleType: event.soleStringMember("type"))
   }
 
   /// ``decode(_:)`` told by the reader of the bytes what it found in passing: the text of the
   /// event's `type` when the event is that member alone, both written as plain text
   /// (`{"type":"increment"}`, the usual event), else nil; the members are then walked. The
-  /// daemon's path for every `send` (its request reader notes the type).
-  @inlinable
+  /// daemon's path for every `send` (its request reader notes the type). Called unspecialised,
+  /// it looks up no generic metadata: the reading is not generic, and the event is made by
+  /// its case's maker (``EventMaker``), whose closures were made where `Event` is known.
+  @usableFromInline
   package func decode(
     _ event: JSONCursor, soleType: UnsafeRawBufferPointer?
   ) throws(EventRefusal) -> Event {
-    // The usual event, its `type` alone: no field to look for, and for an event without
-    // fields, its maker called straight (no example string or lookup handed over).
-    if let soleType, let index = index(ofType: soleType) {
-      if let make = cases[index].make { return make() }
-      return try cases[index].build({ _ in nil }, cases[index].example)
-    }
-    return try decode(event, located: locateMembers(event))
+    // The usual event, its `type` alone: no field to look for.
+    if let soleType, let index = reader.index(ofType: soleType) { return try maker(index).make() }
+    let (index, found) = try reader.locateMembers(event)
+    return try maker(index).event(found)
   }
 
-  @inlinable
-  func decode(
-    _ event: JSONCursor, located: (index: Int, found: FoundFields?)
-  ) throws(EventRefusal) -> Event {
-    let (index, found) = located
-    guard let found else { return try cases[index].build({ _ in nil }, cases[index].example) }
-    return try cases[index].build({ name in found.input(name) }, cases[index].example)
-  }
-
-  /// The index in `cases` of the declared event whose `type` is `text`'s bytes, or nil.
-  @inlinable
-  func index(ofType text: UnsafeRawBufferPointer) -> Int? {
-    for index in typeNames.indices
-    where typeNames[index].spells(text, confirm: { text.hasSameBytes(as: typeBytes[index]) }) {
-      return index
-    }
-    return nil
-  }
-
-  /// The index in `cases` of the event at `event` and where its fields' values are (nil when
-  /// it has no member but `type`), or the refusal, in ``decode(_:)``'s order. One pass over
-  /// the members when `type` comes first and once, as clients write it (its first member tells
-  /// the event, the others are its fields); otherwise `type` is looked up first, then the
-  /// members are walked again.
-  @usableFromInline
-  func locate(_ event: JSONCursor) throws(EventRefusal) -> (index: Int, found: FoundFields?) {
-    // The usual event, its `type` alone and plain (`{"type":"increment"}`): one short scan.
-    if let type = event.soleStringMember("type"), let match = index(ofType: type) {
-      return (match, nil)
-    }
-    return try locateMembers(event)
-  }
-
-  /// ``locate(_:)`` by the members' walk alone: for an event that is not its `type` alone
-  /// written plainly (as its reader found already).
-  @usableFromInline
-  func locateMembers(
-    _ event: JSONCursor
-  ) throws(EventRefusal) -> (index: Int, found: FoundFields?) {
-    var index = -1
-    var found = FoundFields([])
-    var unknown: JSONKey?
-    var onePass = true
-    event.forEachMember { key, value in
-      if key.matches("type") {
-        // A `type` after another member, repeated, not a string or unknown: walked again.
-        guard index < 0, let match = types.firstIndex(where: { value.isString($0) })
-        else {
-          onePass = false
-          return false
-        }
-        index = match
-        found = FoundFields(fields[match])
-      } else if index < 0 {
-        onePass = false
-        return false
-      } else if let field = found.index(of: key) {
-        found[field] = value
-      } else if unknown == nil {
-        unknown = key
-      }
-      return true
-    }
-    guard onePass, index >= 0 else {
-      let index = try caseIndex(event)
-      return (index, try cases[index].locate(event))
-    }
-    if let unknown { throw cases[index].unknownField(unknown.string) }
-    return (index, found)
-  }
-
-  /// The index in `cases` of the event's `type`, or the refusal: missing, not a string, or
-  /// no such event.
-  func caseIndex(_ event: JSONCursor) throws(EventRefusal) -> Int {
-    guard let type = event.member("type") else {
-      throw EventRefusal(.missingField, "missing field 'event.type' (one of: \(typeList))")
-    }
-    guard type.isString else {
-      throw EventRefusal(
-        .invalidField,
-        "field 'event.type' must be a string (one of: \(typeList)), got \(type.typeName)")
-    }
-    // Compared byte by byte with each declared name: no `String` made for a known type.
-    for index in types.indices where type.isString(types[index]) { return index }
-    throw unknownEvent(type.string ?? "")
-  }
-
-  /// The event `type` with the members `names` (other than `type`), each read by `lookup`:
-  /// for a host that has no bytes (`Codable`). Unknown members are refused first.
+  /// The event for a host that has no bytes (`Codable`): `type` with the members `names`
+  /// (other than `type`), each read by `lookup`. Unknown members are refused first.
   func decode(
     type: String, names: [String], _ lookup: (String) -> FieldInput?
   ) throws(EventRefusal) -> Event {
-    guard let index = byType[type] else { throw unknownEvent(type) }
-    let eventCase = cases[index]
-    for name in names where name != "type" && !eventCase.declares(name) {
-      throw eventCase.unknownField(name)
-    }
-    return try eventCase.build(lookup, eventCase.example)
+    try maker(reader.index(type: type, names: names)).build(lookup)
   }
 
-  /// The `type` names, for messages: `increment, decrement, reset, set`.
-  var typeList: String { types.joined(separator: ", ") }
+  /// The maker of the declared event at `index` in `cases`, read back as what it is (no
+  /// generic metadata looked up: an object's type is known from itself).
+  private func maker(_ index: Int) -> EventMaker<Event> {
+    unsafeDowncast(makers[index], to: EventMaker<Event>.self)
+  }
 
   /// What is wrong with this declaration against the enum it declares: a case with no declared
   /// event (it could not be encoded nor sent), or a declared `type` that names no case. Empty
@@ -245,7 +151,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     guard let names = EnumCases.names(of: Event.self) else {
       return ["\(Event.self) is not an enum whose cases can be read; declare events on an enum"]
     }
-    let undeclared = names.filter { byType[$0] == nil }.map { name in
+    let undeclared = names.filter { reader.byType[$0] == nil }.map { name in
       "case '\(name)' of \(Event.self) has no declared event: add "
         + ".event(\"\(name)\", …) to \(Event.self).declaration"
     }
@@ -254,13 +160,6 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
         + names.joined(separator: ", ") + "); a declared type is its case's name"
     }
     return undeclared + unmatched
-  }
-
-  func unknownEvent(_ type: String) -> EventRefusal {
-    EventRefusal(
-      .unknownEvent,
-      "feature '\(feature)' has no event '\(FieldInput.shortened(type))'; valid types: "
-        + types.joined(separator: ", "))
   }
 }
 
