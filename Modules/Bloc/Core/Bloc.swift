@@ -57,6 +57,9 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   @usableFromInline @exclusivity(unchecked)
   var freeReducer: (@Sendable (State, Event) throws -> State)?
   private let givenName: String?
+  /// Whether this is a plain `Bloc`, not a subclass that may override the hooks: decided once,
+  /// where comparing types per event looked up `Bloc<Event, State>`'s metadata each time.
+  let isPlain: Bool
 
   /// - Parameters:
   ///   - initialState: the state until the first change (or the stored one, see `persistence`).
@@ -73,6 +76,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
     self.clock = clock
     self.defaultTransformer = transformer
     self.givenName = name
+    isPlain = Self.self == Bloc<Event, State>.self
     super.init(initialState: initialState, history: history, persistence: persistence)
     // A stored change's event is written by a writer decided once, not looked up per change.
     persister?.writeEvents(of: Event.self)

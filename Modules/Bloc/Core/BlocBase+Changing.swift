@@ -1,5 +1,11 @@
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// How a bloc's state changes: every change (an emit, a reducer, undo and redo) goes through
 /// `apply`, one trip to the state's lock, then tells taps, hooks, listeners and subscribers.
 extension BlocBase {
@@ -49,7 +55,7 @@ extension BlocBase {
       let next = try compute(core.state)
       guard next != core.state else { return 0 }
       change = Change(current: core.state, next: next)
-      if recordHistory, core.history != nil { core.history!.record(core.state) }
+      if recordHistory, let history { history.record(core.state) }
       core.state = next
       core.sequence &+= 1
       // Handed to the persister under the lock, so changes reach it in order (the storage's
@@ -84,6 +90,57 @@ extension BlocBase {
     return sequence
   }
 
+  /// ``apply(recordHistory:reportingClose:cause:announce:tellsChange:_:)`` for a change that
+  /// `event` makes through `reduce`, which nobody is told of: for a caller that knows the
+  /// hooks (``onChange(_:)``, a transition) are not overridden and that no observer wants them
+  /// (``Bloc/handleInline(_:)``). It gives up, before `reduce` runs, when someone else watches
+  /// the bloc's changes (a test tap, a listener, a waiting subscriber:
+  /// ``StoredSlot/isWatched``) or the bloc is closed: then ask `apply`, which tells them, or
+  /// reports the close. An error `reduce` throws is rethrown, with nothing changed.
+  ///
+  /// Runs unspecialised (no caller is inlined) without a runtime generic metadata lookup: it
+  /// reaches the core through ``StoredSlot``'s addresses, the history and the persister
+  /// through classes whose code touches `State` only through its own metadata, and names no
+  /// type generic over `State` (no `Change`, no optional or array of one).
+  final func applyQuietly<Event: Sendable>(
+    _ event: Event, _ reduce: (State, Event) throws -> State
+  ) throws -> QuietChange {
+    pthread_mutex_lock(slot.mutex)
+    if slot.isClosed.pointee || slot.isWatched {
+      pthread_mutex_unlock(slot.mutex)
+      return .declined
+    }
+    let current = slot.current.assumingMemoryBound(to: State.self)
+    let next: State
+    do {
+      next = try reduce(current.pointee, event)
+    } catch {
+      pthread_mutex_unlock(slot.mutex)
+      throw error
+    }
+    // `==` itself, the protocol's requirement: `!=` is a generic function around it.
+    guard !(next == current.pointee) else {
+      pthread_mutex_unlock(slot.mutex)
+      return .unchanged
+    }
+    history?.record(current)
+    let sequence = slot.currentSequence.pointee &+ 1
+    slot.currentSequence.pointee = sequence
+    // Handed to the persister under the lock, as `apply` does.
+    var stage = false
+    if let persister {
+      stage =
+        keepsEveryChange
+        ? persister.recordAndClaim(next, sequence: sequence, cause: .event(event), owner: self)
+        : persister.claim(next, sequence: sequence, owner: self)
+    }
+    current.pointee = consume next
+    published.sequence.store(sequence, ordering: .relaxed)
+    pthread_mutex_unlock(slot.mutex)
+    if stage { persister?.stageWithSink() }
+    return .changed(sequence)
+  }
+
   /// Reports an emit after close and returns the error to throw.
   @usableFromInline func refuseEmitAfterClose() -> BlocError {
     let error = BlocError.emitAfterClose(bloc: name)
@@ -95,4 +152,14 @@ extension BlocBase {
   @usableFromInline func tell(_ taps: [TapEntry], _ change: Change<State>) {
     for entry in taps { entry.tap(.change(change)) }
   }
+}
+
+/// What ``BlocBase/applyQuietly(_:_:)`` did.
+enum QuietChange {
+  /// The state changed: its new sequence number.
+  case changed(UInt64)
+  /// The reducer gave the current state back.
+  case unchanged
+  /// Nothing done: the bloc is closed or watched (ask `apply`).
+  case declined
 }

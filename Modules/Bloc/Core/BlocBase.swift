@@ -15,14 +15,22 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     @usableFromInline var state: State
     @usableFromInline var sequence: UInt64 = 0
     @usableFromInline var isClosed = false
-    @usableFromInline var waiters: [Waiter] = []
-    @usableFromInline var history: History<State>?
-    @usableFromInline var taps: [TapEntry] = []
+    @usableFromInline var waiters: [Waiter] = [] {
+      didSet { hasWaiters = !waiters.isEmpty }
+    }
+    @usableFromInline var taps: [TapEntry] = [] {
+      didSet { hasTaps = !taps.isEmpty }
+    }
     @usableFromInline var listeners: [Listener<State>] = [] {
       didSet { hasListeners = !listeners.isEmpty }
     }
-    /// `!listeners.isEmpty`, readable from unspecialised code without the array's metadata.
+    /// `!listeners.isEmpty`, readable from unspecialised code without the array's metadata
+    /// (``StoredSlot``), as the two below.
     var hasListeners = false
+    /// `!waiters.isEmpty`.
+    var hasWaiters = false
+    /// `!taps.isEmpty`.
+    var hasTaps = false
     /// The newest stored state's number, for a persisted bloc; nil without persistence.
     @usableFromInline var storedSequence: UInt64?
     /// The newest stored state, for a persisted bloc: what listeners see (BlocBase+Persistence).
@@ -40,14 +48,17 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     /// (BlocBase+Persistence), outdated by the next change.
     var storedIsCurrentAt: UInt64?
 
-    init(state: State, history: History<State>?) {
+    init(state: State) {
       self.state = state
       self.storedState = state
-      self.history = history
     }
   }
 
   @usableFromInline let core: Locked<Core>
+  /// Where the core's fields lie, for code that runs unspecialised (``StoredSlot``).
+  let slot: StoredSlot
+  /// The undo and redo stacks, when the bloc keeps history: under the core's lock.
+  @usableFromInline let history: History<State>?
   /// Guarded by the core's lock (``PersisterCore``): its methods called under `core.withLock`
   /// take no lock.
   @usableFromInline let persister: Persister<State>?
@@ -94,15 +105,17 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
       issue = restored.issue
       keepPersisting = restored.keepPersisting
     }
-    var initialCore = Core(state: state, history: history.map { History(limit: $0) })
+    var initialCore = Core(state: state)
     initialCore.sequence = stored
     core = Locked(initialCore)
+    slot = StoredSlot(core)
+    self.history = history.map { History(limit: $0) }
     restoreIssue = issue
     var migration: Persister<State>?
     if let persistence, keepPersisting {
       // The core's stored state, reached without `Core`'s metadata by the persister's
       // writes, and its lock, which guards the persister's progress too (``StoredSlot``).
-      let persister = Persister(persistence, durable: stored, state: state, slot: StoredSlot(core))
+      let persister = Persister(persistence, durable: stored, state: state, slot: slot)
       self.persister = persister
       isPersisted = true
       keepsEveryChange = persister.keepsEveryChange

@@ -12,9 +12,13 @@ extension Bloc {
   /// change it made (0 when none). No receipt is made and nothing waits for storage: a change
   /// is final once ``BlocBase/storeStatus(of:)`` says it is stored, and when its write fails
   /// the event failed with that error, as ``add(_:)``'s receipt would have said.
-  @inlinable
+  ///
+  /// Not inlined into its caller: it runs unspecialised, and the usual case (a reducer, no
+  /// observer) names no type generic over the bloc's (``BlocBase/applyQuietly(_:_:)``),
+  /// so it costs no runtime generic metadata lookup.
+  @usableFromInline
   package final func handleInline(_ event: Event) -> (outcome: EventOutcome, changed: UInt64)? {
-    guard type(of: self) == Bloc<Event, State>.self else { return nil }
+    guard isPlain else { return nil }
     // Usually none: then not even the hooks' sets are looked up (global constants).
     let hooks = observedHooks
     guard hooks.isEmpty || !hooks.contains(.done) else { return nil }
@@ -23,6 +27,16 @@ extension Bloc {
       defer { endFreeClaim() }
       return reduceInline(event, reduce, hooks)
     }
+    return handleInlineLocked(event, hooks)
+  }
+
+  /// ``handleInline(_:)`` when the order is not free to claim without the lock: a section
+  /// under it decides. Apart, so that the usual case's frame has none of its records (each a
+  /// type generic over the bloc's, whose metadata unspecialised code looks up).
+  @inline(never)
+  private func handleInlineLocked(
+    _ event: Event, _ hooks: BlocHooks
+  ) -> (outcome: EventOutcome, changed: UInt64)? {
     var reducer: (@Sendable (State, Event) throws -> State)?
     var runner: UInt64 = 0
     let started = withDispatch { dispatch -> Started? in
@@ -68,10 +82,23 @@ extension Bloc {
   /// The bloc is a plain `Bloc` (its hooks are not overridden) and no observer wants
   /// ``BlocHooks/done``: of the hooks, only those that `hooks` (the ones observers want) has
   /// are called, the others would do nothing.
-  @inlinable
-  final func reduceInline(
+  private func reduceInline(
     _ event: Event, _ reduce: (State, Event) throws -> State, _ hooks: BlocHooks
   ) -> (outcome: EventOutcome, changed: UInt64) {
+    // Nobody to tell of the event or its change (an observer of errors is told below): a
+    // quiet change, unless someone watches the bloc after all.
+    if hooks.isDisjoint(with: [.event, .transition, .change]) {
+      do {
+        switch try applyQuietly(event, reduce) {
+        case .changed(let sequence): return (.handled, isPersisted ? sequence : 0)
+        case .unchanged: return (.handled, 0)
+        case .declined: break
+        }
+      } catch {
+        reportError(HandlerFailure(event: event, error: error))
+        return (.failed(error), 0)
+      }
+    }
     let observed = !hooks.isEmpty
     if observed, hooks.contains(.event) { onEvent(event) }
     var failure: (any Error)?

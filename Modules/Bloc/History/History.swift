@@ -38,45 +38,65 @@ public struct HistoryLimit: Sendable, Equatable {
 }
 
 /// The undo and redo stacks. An equal state is never recorded (the bloc only records real
-/// changes), and a recorded change clears the redo stack.
+/// changes), and a recorded change clears the redo stack. Touched under the bloc's lock.
 ///
-/// Recording is `@inlinable` (and what it touches `@usableFromInline`): a bloc records on every
-/// change, from code specialised for its state type, and a call to the unspecialised method
-/// looked up `History<State>`'s metadata and the array's witness tables each time.
-@usableFromInline struct History<State> {
-  @usableFromInline let limit: HistoryLimit
-  /// The undo stack is `stack[first...]`: states that fell off its bottom stay in front until
-  /// they are as many as the limit, then go in one move, so recording costs O(1) amortised
-  /// rather than a shift of the whole stack per change.
-  @usableFromInline var stack: [State] = []
-  @usableFromInline var first = 0
-  @usableFromInline var future: [State] = []
+/// A class whose fields are not generic (the states lie in ``StateBuffer``s): a bloc records
+/// on every change, also from code not specialised for its state type (``BlocBase/apply``
+/// called unspecialised), where an `Array<State>` or a generic struct costs a runtime metadata
+/// lookup per use; this touches `State` only through its own metadata.
+@usableFromInline final class History<State> {
+  let limit: HistoryLimit
+  // Unchecked: the bloc's lock keeps accesses apart, which the run-time checks (a runtime call
+  // per access) would check again.
+  /// The undo stack is the states from `first` on: states that fell off its bottom stay in
+  /// front until they are as many as the limit, then go in one move, so recording costs O(1)
+  /// amortised rather than a shift of the whole stack per change.
+  @exclusivity(unchecked) private var stack = StateBuffer()
+  @exclusivity(unchecked) private var first = 0
+  /// The redo stack, the next state last.
+  @exclusivity(unchecked) private var future = StateBuffer()
 
   init(limit: HistoryLimit) { self.limit = limit }
 
+  deinit {
+    stack.free(State.self)
+    future.free(State.self)
+  }
+
   private func replays(_ state: State) -> Bool { limit.replays?(state) ?? true }
 
-  var past: ArraySlice<State> { stack[first...] }
-  var canUndo: Bool { past.contains(where: replays) }
-  var canRedo: Bool { future.contains(where: replays) }
+  var canUndo: Bool {
+    (first..<stack.count).contains { replays(stack.value(at: $0, as: State.self)) }
+  }
+  var canRedo: Bool {
+    (0..<future.count).contains { replays(future.value(at: $0, as: State.self)) }
+  }
 
-  @inlinable mutating func record(_ previous: State) {
-    stack.append(previous)
+  @usableFromInline func record(_ previous: State) {
+    withUnsafePointer(to: previous) { record($0) }
+  }
+
+  /// Records the state at `previous` (copied from there: no copy passed in first). Inlined
+  /// into a change's unspecialised code, which calls it on every change.
+  @inline(__always)
+  func record(_ previous: UnsafePointer<State>) {
+    stack.append(copying: previous)
     if stack.count - first > limit.count {
       first += 1
       if first >= max(limit.count, 16) {
-        stack.removeFirst(first)
+        var none = StateBuffer()
+        stack.removeFirst(first, to: &none, as: State.self)
         first = 0
       }
     }
-    if !future.isEmpty { future.removeAll() }
+    if future.count > 0 { future.removeAll(State.self) }
   }
 
   /// Steps back to the latest state that replays; the states stepped over move to redo.
-  mutating func undo(from current: State) -> State? {
+  func undo(from current: State) -> State? {
     guard canUndo else { return nil }
     var current = current
-    while stack.count > first, let previous = stack.popLast() {
+    while stack.count > first, let previous = stack.popLast(as: State.self) {
       future.append(current)
       current = previous
       if replays(previous) { break }
@@ -85,10 +105,10 @@ public struct HistoryLimit: Sendable, Equatable {
   }
 
   /// Steps forward to the next state that replays; the states stepped over move to undo.
-  mutating func redo(from current: State) -> State? {
+  func redo(from current: State) -> State? {
     guard canRedo else { return nil }
     var current = current
-    while let next = future.popLast() {
+    while let next = future.popLast(as: State.self) {
       stack.append(current)  // never past the limit: these states came off the undo stack
       current = next
       if replays(next) { break }
@@ -96,21 +116,21 @@ public struct HistoryLimit: Sendable, Equatable {
     return current
   }
 
-  mutating func clear() {
-    stack.removeAll()
+  func clear() {
+    stack.removeAll(State.self)
     first = 0
-    future.removeAll()
+    future.removeAll(State.self)
   }
 }
 
 extension BlocBase {
   /// Whether this bloc keeps history for undo and redo (it was created with a `history` limit).
-  public var keepsHistory: Bool { core.withLock { $0.history != nil } }
+  public var keepsHistory: Bool { history != nil }
 
   /// Whether ``undo()`` would change the state.
-  public var canUndo: Bool { core.withLock { $0.history?.canUndo ?? false } }
+  public var canUndo: Bool { core.withLock { _ in history?.canUndo ?? false } }
   /// Whether ``redo()`` would change the state.
-  public var canRedo: Bool { core.withLock { $0.history?.canRedo ?? false } }
+  public var canRedo: Bool { core.withLock { _ in history?.canRedo ?? false } }
 
   /// Returns to the previous state. False when there is nothing to undo, the bloc keeps no
   /// history, or it is closed.
@@ -123,15 +143,13 @@ extension BlocBase {
   public func redo() -> Bool { stepChange(forward: true) != nil }
 
   /// Forgets every undo and redo step.
-  public func clearHistory() { core.withLock { $0.history?.clear() } }
+  public func clearHistory() { core.withLock { _ in history?.clear() } }
 
   /// Redoes (`forward`) or undoes the last change; returns the change made, nil when none.
   package func stepChange(forward: Bool) -> MadeChange<State>? {
     let target = core.withLock { core -> State? in
-      guard !core.isClosed, var history = core.history else { return nil }
-      let target = forward ? history.redo(from: core.state) : history.undo(from: core.state)
-      core.history = history
-      return target
+      guard !core.isClosed, let history else { return nil }
+      return forward ? history.redo(from: core.state) : history.undo(from: core.state)
     }
     guard let target else { return nil }
     var made: Change<State>?

@@ -69,7 +69,7 @@ extension BlocBase {
     var taps: [TapEntry] = []
     let (sequence, failed) = core.withLock { core -> (UInt64, [StoreWaiter]) in
       let through = core.sequence
-      core.history?.clear()
+      history?.clear()
       if let stored = core.stored, stored.state != core.state {
         change = Change(current: core.state, next: stored.state)
         core.state = stored.state

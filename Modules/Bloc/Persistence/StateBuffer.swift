@@ -13,6 +13,7 @@ struct StateBuffer: ~Copyable {
 
   init() {}
 
+  @inline(__always)
   private func values<Value>(_: Value.Type) -> UnsafeMutablePointer<Value> {
     base.unsafelyUnwrapped.assumingMemoryBound(to: Value.self)
   }
@@ -23,10 +24,31 @@ struct StateBuffer: ~Copyable {
     return UnsafeRawPointer(values(type) + index)
   }
 
+  @inline(__always)
   mutating func append<Value>(_ value: Value) {
     if count == capacity { grow(Value.self) }
     (values(Value.self) + count).initialize(to: value)
     count += 1
+  }
+
+  /// Appends a copy of the value at `source`.
+  @inline(__always)
+  mutating func append<Value>(copying source: UnsafePointer<Value>) {
+    if count == capacity { grow(Value.self) }
+    (values(Value.self) + count).initialize(to: source.pointee)
+    count += 1
+  }
+
+  /// The value at `index`, copied.
+  func value<Value>(at index: Int, as type: Value.Type) -> Value {
+    address(at: index, as: type).assumingMemoryBound(to: Value.self).pointee
+  }
+
+  /// Removes the last value and returns it; nil when there is none.
+  mutating func popLast<Value>(as type: Value.Type) -> Value? {
+    guard count > 0 else { return nil }
+    count -= 1
+    return (values(type) + count).move()
   }
 
   /// Removes the first `count` values, moving the first `moved` of them to the end of
