@@ -131,7 +131,7 @@ extension BlocBase {
     if let persister {
       stage =
         keepsEveryChange
-        ? persister.recordAndClaim(next, sequence: sequence, cause: .event(event), owner: self)
+        ? persister.recordAndClaim(next, sequence: sequence, event: event, owner: self)
         : persister.claim(next, sequence: sequence, owner: self)
     }
     current.pointee = consume next

@@ -62,6 +62,16 @@ struct StoredChange: Sendable {
     time = nil
   }
 
+  /// A change an event made: the event boxed once, straight into the record (no
+  /// ``ChangeCause`` in between, whose copy copies the event through its value witnesses).
+  init<Event: Sendable>(sequence: UInt64, event: Event, time: Int64?) {
+    self.sequence = sequence
+    kind = .event
+    target = 0
+    self.event = event
+    self.time = time
+  }
+
   init(sequence: UInt64, cause: ChangeCause, time: Int64?) {
     self.sequence = sequence
     self.time = time

@@ -103,6 +103,15 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
     return makePending(state, sequence: sequence, owner: owner, in: &progress)
   }
 
+  /// ``recordAndClaim(_:sequence:cause:owner:)`` for a change that `event` made.
+  func recordAndClaim<Event: Sendable>(
+    _ state: State, sequence: UInt64, event: Event, owner: BlocBase<State>
+  ) -> Bool {
+    progress.backlog.append(StoredChange(sequence: sequence, event: event, time: Self.now()))
+    backlog.pointee.append(state)
+    return makePending(state, sequence: sequence, owner: owner, in: &progress)
+  }
+
   /// Under the lock: `state` becomes the pending one unless the change is refused (older than
   /// a rollback or a newer change); true when the persister must now stage itself.
   private func makePending(
