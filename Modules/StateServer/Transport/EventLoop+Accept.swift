@@ -98,6 +98,7 @@ extension EventLoop {
     guard io.isOpen else { return }
     io.isOpen = false
     io.connection.markClosed()
+    closed.append(io)  // alive until the loop's next pass: the event's handling borrows it
     connections[Int(io.fd)] = nil
     close(io.fd)  // also removes it from the epoll set
     openCount -= 1

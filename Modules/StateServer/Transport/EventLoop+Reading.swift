@@ -70,11 +70,6 @@ extension EventLoop {
       // Reading paused or stopped: the framer keeps the rest, as if it had taken it all.
       if used < chunk.count { io.framer.append(UnsafeRawBufferPointer(rebasing: chunk[used...])) }
     }
-    // The loop's frame buffer, as a local: an access to a class's property that spans calls
-    // (the framer's, the delegate's) is checked at run time for overlapping accesses.
-    var frame: [UInt8] = []
-    swap(&frame, &self.frame)
-    defer { swap(&frame, &self.frame) }
     let connection = io.connection
     let limit = honoringBackpressure ? configuration.maxQueuedBytes : Int.max
     while io.isOpen, !io.readingStopped {
@@ -94,14 +89,18 @@ extension EventLoop {
         return
       }
       // Read where it lies in the read buffer, else (a frame the framer buffered) from the
-      // loop's one frame buffer: no copy or allocation per frame.
-      guard let found = io.framer.next(from: chunk, at: &used, into: &frame) else { break }
+      // loop's one frame buffer: no copy or allocation per frame. That buffer is the loop's
+      // alone (unchecked exclusivity: the framer does not reach it), and moved into a local
+      // while the delegate reads it, which could deliver another connection's frames.
+      guard let found = io.framer.next(from: chunk, at: &used, into: &self.frame) else { break }
       switch found {
       case .lying(let bytes):
         deliver(bytes, io, connection)
       case .copied:
+        var frame: [UInt8] = []
+        swap(&frame, &self.frame)
         frame.withUnsafeBytes { deliver($0, io, connection) }
-        if frame.capacity > Self.readChunkBytes { frame = [] }
+        if frame.capacity <= Self.readChunkBytes { swap(&frame, &self.frame) }
       case .oversized(let byteCount):
         delegate.connection(connection, didReceiveOversizedFrame: byteCount)
         io.readingStopped = true

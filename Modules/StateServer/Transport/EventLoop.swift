@@ -52,6 +52,9 @@ final class EventLoop {
   /// replies, written at the turn's end, are flushed without an inbox entry.
   @exclusivity(unchecked) var delivered: [ConnectionIO] = []
   @exclusivity(unchecked) var deliveredScratch: [ConnectionIO] = []
+  /// Connections closed during this pass of the loop, kept until the next one: an event's
+  /// handling borrows its connection from `connections`, which a close clears.
+  @exclusivity(unchecked) var closed: [ConnectionIO] = []
   /// Connections whose replies wait for the storage (``TurnConnections/awaitStore(at:)``),
   /// handed back to the delegate when a store signal comes, and the list swapped in then.
   @exclusivity(unchecked) var storeWaiters: [ConnectionIO] = []
@@ -97,6 +100,7 @@ final class EventLoop {
   /// Runs until shutdown completes, then releases the listener and reports.
   func run() {
     while true {
+      if !closed.isEmpty { closed.removeAll() }
       processInbox()
       if hasDeadlines {
         advanceShutdown()
@@ -129,8 +133,12 @@ final class EventLoop {
       waker.consumeSignal()
     } else if listening, descriptor == listener.fileDescriptor {
       acceptConnections()
-    } else if descriptor < connections.count, let io = connections[Int(descriptor)] {
-      handle(io, mask)
+    } else if descriptor < connections.count,
+      let io = connections[Int(descriptor)].map(Unmanaged.passUnretained)
+    {
+      // Borrowed, not retained (a retain and a release per event): a connection that `handle`
+      // closes stays in `closed` until the loop's next pass.
+      io._withUnsafeGuaranteedRef { handle($0, mask) }
     }
   }
 
@@ -187,7 +195,15 @@ final class EventLoop {
   private func endTurn() {
     guard turnOpen else { return }
     turnOpen = false
-    delegate.loopTurnDidEnd(TurnConnections(ios: delivered, loop: self))
+    // Borrowed by the delegate, which delivers no frames meanwhile; the list is moved out for
+    // the call, not retained (the property could change during it, as far as the compiler
+    // knows), and back.
+    var ios: [ConnectionIO] = []
+    swap(&ios, &delivered)
+    ios.withUnsafeBufferPointer { ios in
+      delegate.loopTurnDidEnd(TurnConnections(ios: ios, loop: self))
+    }
+    swap(&ios, &delivered)
   }
 
   /// Hands the connections awaiting the storage back to the delegate, which writes the replies
@@ -196,7 +212,10 @@ final class EventLoop {
     guard !storeWaiters.isEmpty else { return }
     swap(&storeWaiters, &storeScratch)
     for io in storeScratch { io.awaitsStore = false }
-    delegate.storeDidProgress(TurnConnections(ios: storeScratch, loop: self))
+    // Borrowed: connections the delegate keeps again go to `storeWaiters`, not this list.
+    storeScratch.withUnsafeBufferPointer { ios in
+      delegate.storeDidProgress(TurnConnections(ios: ios, loop: self))
+    }
     for io in storeScratch
     where io.isOpen && !io.peerHungUp && !io.waitingForWritable
       && io.connection.queuedByteCount > 0
