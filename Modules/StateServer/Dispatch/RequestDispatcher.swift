@@ -223,14 +223,17 @@ public final class RequestDispatcher: ConnectionDelegate {
     var feature: Feature?
     var first = UInt64.max
     for index in 0..<connections.count {
-      guard let held = connections.session(at: index) else { continue }
+      guard let held = connections.unretainedSession(at: index) else { continue }
       // Borrowed, not retained: the loop holds the connection's TurnReplies
       // (``openSession(for:)`` made it) through this call.
-      let written = Unmanaged.passUnretained(held)._withUnsafeGuaranteedRef { held in
+      let written = held._withUnsafeGuaranteedRef { held in
         unsafeDowncast(held, to: TurnReplies.self).writeReplies(
           statistics, &stored, to: connections, at: index)
       }
-      guard !written, let reply = unsafeDowncast(held, to: TurnReplies.self).firstWaiting
+      guard !written,
+        let reply = held._withUnsafeGuaranteedRef({
+          unsafeDowncast($0, to: TurnReplies.self).firstWaiting
+        })
       else { continue }
       connections.awaitStore(at: index)
       if feature == nil { feature = reply.feature }

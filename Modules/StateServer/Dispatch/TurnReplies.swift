@@ -42,8 +42,9 @@ final class TurnReplies {
       }
       statistics.count(final)
       do {
-        let snapshot = try stored.snapshot(of: feature, including: changed)
-        ReplyWriter.appendOutcome(id: reply.pointee.id, final, snapshot, to: &buffer)
+        try stored.withSnapshot(of: feature, including: changed) { snapshot in
+          ReplyWriter.appendOutcome(id: reply.pointee.id, final, snapshot, to: &buffer)
+        }
       } catch {
         buffer.append(
           contentsOf: RequestDispatcher.encodingFailure(id: reply.pointee.id, feature, error))
@@ -102,14 +103,19 @@ final class TurnReplies {
     var replies: [Reply] = []
     swap(&replies, &self.replies)
     var written = 0
-    let appended = connections.appendReplies(at: index) { buffer in
-      Self.write(replies, &written, statistics, &stored, into: &buffer)
+    // The closure takes the list's elements, not the list (a retain and a release).
+    let appended = replies.withUnsafeBufferPointer { list in
+      connections.appendReplies(at: index) { buffer in
+        Self.write(list, &written, statistics, &stored, into: &buffer)
+      }
     }
     if !appended {
       var lines: [UInt8] = []
       swap(&lines, &self.lines)
       if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }  // it usually comes back empty
-      Self.write(replies, &written, statistics, &stored, into: &lines)
+      replies.withUnsafeBufferPointer { list in
+        Self.write(list, &written, statistics, &stored, into: &lines)
+      }
       if !lines.isEmpty { connections.queueReplies(&lines, at: index) }
       if lines.capacity <= 1 << 16 { swap(&lines, &self.lines) }  // a huge state's is not kept
     }
@@ -140,19 +146,17 @@ final class TurnReplies {
 
   /// Writes `replies[written...]` into `buffer`, in order, as long as their outcomes are known.
   private static func write(
-    _ replies: [Reply], _ written: inout Int, _ statistics: DaemonStatistics,
+    _ replies: UnsafeBufferPointer<Reply>, _ written: inout Int, _ statistics: DaemonStatistics,
     _ stored: inout StoredStates, into buffer: inout [UInt8]
   ) {
-    replies.withUnsafeBufferPointer { replies in
-      while written < replies.count {
-        let reply = replies.baseAddress! + written
-        // Borrowed: a feature lives as long as the dispatcher (``Reply/feature``).
-        let wrote = Unmanaged.passUnretained(reply.pointee.feature)._withUnsafeGuaranteedRef {
-          Reply.write(reply, $0, statistics, &stored, into: &buffer)
-        }
-        guard wrote else { break }
-        written += 1
+    while written < replies.count {
+      let reply = replies.baseAddress! + written
+      // Borrowed: a feature lives as long as the dispatcher (``Reply/feature``).
+      let wrote = Unmanaged.passUnretained(reply.pointee.feature)._withUnsafeGuaranteedRef {
+        Reply.write(reply, $0, statistics, &stored, into: &buffer)
       }
+      guard wrote else { break }
+      written += 1
     }
   }
 
@@ -179,6 +183,7 @@ struct StoredStates {
 
   /// Where the reads of `feature` are, read now unless the turn read them already: -1 for the
   /// first feature's, else their index in `others`.
+  @inline(__always)
   private mutating func find(_ feature: Feature) -> Int {
     guard let first = self.feature else {
       read(feature)
@@ -207,15 +212,22 @@ struct StoredStates {
     return status ?? feature.storeStatus(of: sequence)
   }
 
-  /// The newest stored state of `feature`, read again unless the one read last for it holds
-  /// the change `sequence` (a change that could not be stored is never in it).
-  mutating func snapshot(of feature: Feature, including sequence: UInt64) throws -> StateSnapshot {
+  /// Runs `body` with the newest stored state of `feature`, read again unless the one read
+  /// last for it holds the change `sequence` (a change that could not be stored is never in
+  /// it). Lent, not returned: a copy retained and released its text per reply.
+  mutating func withSnapshot<Result>(
+    of feature: Feature, including sequence: UInt64, _ body: (StateSnapshot) -> Result
+  ) throws -> Result {
     let at = find(feature)
-    if let snapshot = at < 0 ? snapshot : others[at].snapshot, snapshot.sequence >= sequence {
-      return snapshot
+    guard at < 0 else {
+      if (others[at].snapshot?.sequence ?? 0) < sequence || others[at].snapshot == nil {
+        others[at].snapshot = try feature.storedSnapshot()
+      }
+      return body(others[at].snapshot!)
     }
-    let snapshot = try feature.storedSnapshot()
-    if at < 0 { self.snapshot = snapshot } else { others[at].snapshot = snapshot }
-    return snapshot
+    if (snapshot?.sequence ?? 0) < sequence || snapshot == nil {
+      snapshot = try feature.storedSnapshot()
+    }
+    return body(snapshot!)
   }
 }

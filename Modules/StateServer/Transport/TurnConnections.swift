@@ -17,6 +17,15 @@ public struct TurnConnections {
   /// The session of the connection at `index` (``ConnectionDelegate/openSession(for:)``).
   public func session(at index: Int) -> AnyObject? { ios[index].session }
 
+  /// ``session(at:)``, not retained: the loop holds it (its connection's `ConnectionIO` does)
+  /// through the delegate's call.
+  func unretainedSession(at index: Int) -> Unmanaged<AnyObject>? {
+    Unmanaged.passUnretained(ios[index])._withUnsafeGuaranteedRef { io in
+      guard let session = io.session else { return nil }
+      return Unmanaged.passUnretained(session)
+    }
+  }
+
   /// Written bytes a connection's write buffer keeps, replies being appended behind them, before
   /// it is emptied: emptying an array takes the general replaceSubrange (about 80
   /// instructions), so once per this many bytes of replies rather than once per reply.
