@@ -217,7 +217,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   public func removeObserver(_ token: ObserverToken) { ownObservers.remove(token) }
 
   /// The hooks some observer of this bloc wants, global or its own (one atomic load per list).
-  @usableFromInline final var observedHooks: BlocHooks {
+  final var observedHooks: BlocHooks {
     BlocObservers.wanted.union(ownObservers.wanted)
   }
 
