@@ -116,16 +116,18 @@ public final class RequestDispatcher: ConnectionDelegate {
   public func connection(
     _ connection: Connection, session turn: AnyObject?, didReceive frame: UnsafeRawBufferPointer
   ) {
-    guard let held = turn else { return }
     guard frame.count >= largeFrameBytes else {
       // Borrowed, not retained: the loop holds the connection's TurnReplies (``openSession(for:)``
-      // made it) through this call. The frame is read where the loop read it.
-      Unmanaged.passUnretained(held)._withUnsafeGuaranteedRef { session in
+      // made it) through this call. The frame is read where the loop read it. (Bound here, not
+      // once for both ways: the large frame's closure takes it, so it was retained for both.)
+      guard let held = turn.map(Unmanaged.passUnretained) else { return }
+      held._withUnsafeGuaranteedRef { session in
         let turn = unsafeDowncast(session, to: TurnReplies.self)
         process(frame, turn.session, turn: turn)
       }
       return
     }
+    guard let held = turn else { return }
     let turn = unsafeDowncast(held, to: TurnReplies.self)
     let session = turn.session
     // Parsing a large frame takes milliseconds (a 1 MiB object of 60,000 members): off the
