@@ -105,7 +105,8 @@ extension EventCase {
     EventCase(
       type, summary, fields: [a.shape], example: example,
       values: FieldValues(
-        type, A.self, write: { value, _, json in try a.write(value, ifPresentTo: &json) },
+        type, A.self, carried: CarriedPayload.alternative(A.self),
+        write: { value, _, json in try a.write(value, ifPresentTo: &json) },
         encodable: { value, _ in a.encodable(value) }, inPlace: [(0, a.eventWriting)])
     ) { lookup, example throws(EventRefusal) in
       try make(a.value(in: lookup, example: example))
@@ -120,7 +121,7 @@ extension EventCase {
     EventCase(
       type, summary, fields: [a.shape, b.shape], example: example,
       values: FieldValues(
-        type, (A, B).self,
+        type, (A, B).self, carried: CarriedPayload.alternative(A.self, B.self),
         write: { values, index, json in
           index == 0
             ? try a.write(values.0, ifPresentTo: &json) : try b.write(values.1, ifPresentTo: &json)
@@ -145,7 +146,7 @@ extension EventCase {
     EventCase(
       type, summary, fields: [a.shape, b.shape, c.shape], example: example,
       values: FieldValues(
-        type, (A, B, C).self,
+        type, (A, B, C).self, carried: CarriedPayload.alternative(A.self, B.self, C.self),
         write: { values, index, json in
           switch index {
           case 0: try a.write(values.0, ifPresentTo: &json)

@@ -86,9 +86,14 @@ public struct Field<Value: Sendable & Encodable>: Sendable {
   /// or this field's own writing (``write(_:ifPresentTo:)``) of the value read there.
   var eventWriting: EventValueWriting {
     if let writing { return writing }
-    let field = self
+    // The field's closures, not the field: reading a captured Field<Value> would look up its
+    // generic metadata on every write.
+    let (write, isNone) = (write, isNone)
     return .written { value, json in
-      try field.write(value.assumingMemoryBound(to: Value.self).pointee, ifPresentTo: &json)
+      let value = value.assumingMemoryBound(to: Value.self).pointee
+      if let isNone, isNone(value) { return false }
+      try write(value, &json)
+      return true
     }
   }
 

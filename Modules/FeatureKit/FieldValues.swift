@@ -22,13 +22,14 @@ struct FieldValues<Event: Sendable>: Sendable {
   ///   - write: writes the value at an index of the payload; false when it is left out.
   ///   - encodable: the value at an index of the payload; nil when it is left out.
   ///   - inPlace: each field's offset in the payload and writing, for a ``FieldsWriter``.
+  ///   - carried: ``CarriedPayload/alternative(_:)`` of the fields' types.
   init<Payload>(
-    _ type: String, _: Payload.Type,
+    _ type: String, _: Payload.Type, carried: Any.Type? = nil,
     write: @escaping @Sendable (Payload, Int, inout JSONWriter) throws -> Bool,
     encodable: @escaping @Sendable (Payload, Int) -> (any Encodable)?,
     inPlace: [(offset: Int, writing: EventValueWriting)]
   ) {
-    let reader = PayloadReader<Event, Payload>(type)
+    let reader = PayloadReader<Event, Payload>(type, carried: carried)
     readsInPlace = reader.tag != nil
     self.inPlace = inPlace
     self.write = { event, object, json, byName in
@@ -46,19 +47,21 @@ struct FieldValues<Event: Sendable>: Sendable {
 }
 
 /// Reads the payload of an event of one declared type as its fields' values: in place, when the
-/// enum case of that name carries exactly a `Payload` (checked once, from the type's metadata),
-/// else with `Mirror` and a cast, which also accepts a labelled tuple or a value declared
-/// optional.
+/// enum case of that name carries exactly a `Payload` (checked once, from the type's metadata)
+/// or a payload of the same layout (`alternative`: a field declared optional carried unwrapped,
+/// ``CarriedPayload``), else with `Mirror` and a cast, which also accepts a labelled tuple or a
+/// value declared optional of another layout.
 struct PayloadReader<Event: Sendable, Payload>: Sendable {
   let type: String
-  /// The tag of the case named `type` when its payload is a `Payload`; nil otherwise.
+  /// The tag of the case named `type` when its payload is a `Payload` or `alternative`; nil
+  /// otherwise.
   let tag: Int?
 
-  init(_ type: String) {
+  init(_ type: String, carried alternative: Any.Type? = nil) {
     self.type = type
     guard EnumCases.isReadable(Event.self),
       let (tag, carried) = EnumCases.payload(ofCase: type, in: Event.self),
-      carried == Payload.self
+      carried == Payload.self || carried == alternative
     else {
       tag = nil
       return
@@ -101,5 +104,45 @@ struct PayloadMismatch: Error, CustomStringConvertible {
   var description: String {
     "the event '\(type)' of \(event) carries \(carried ?? "no value"), not its declared fields' "
       + "values (\(declared)): declare the fields its case carries, in their order"
+  }
+}
+
+/// The payload a case may carry for its declared fields other than exactly their values: each
+/// field declared optional carried unwrapped, when the optional takes no more room than the
+/// value (`case set(SettingKey, SettingValue)` for a `SettingValue?` field). Such a payload has
+/// the declared payload's layout, and each value in it, read as the optional, reads as present:
+/// it is read in place as the declared payload, what `Mirror` and a cast would give.
+enum CarriedPayload {
+  /// The payload with each optional of the same layout unwrapped, or nil when no type changes.
+  static func alternative(_ types: Any.Type...) -> Any.Type? {
+    let unwrapped = types.map { type in
+      (type as? any OptionalMarker.Type)?.wrappedOfSameLayout
+    }
+    guard unwrapped.contains(where: { $0 != nil }) else { return nil }
+    let carried = zip(types, unwrapped).map { $1 ?? $0 }
+    switch carried.count {
+    case 1: return carried[0]
+    case 2: return pair(carried[0], carried[1])
+    default: return triple(carried[0], carried[1], carried[2])
+    }
+  }
+
+  private static func pair(_ a: Any.Type, _ b: Any.Type) -> Any.Type {
+    func first<A>(_: A.Type) -> Any.Type {
+      func second<B>(_: B.Type) -> Any.Type { (A, B).self }
+      return second(b)
+    }
+    return first(a)
+  }
+
+  private static func triple(_ a: Any.Type, _ b: Any.Type, _ c: Any.Type) -> Any.Type {
+    func first<A>(_: A.Type) -> Any.Type {
+      func second<B>(_: B.Type) -> Any.Type {
+        func third<C>(_: C.Type) -> Any.Type { (A, B, C).self }
+        return third(c)
+      }
+      return second(b)
+    }
+    return first(a)
   }
 }

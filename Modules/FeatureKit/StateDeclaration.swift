@@ -222,11 +222,19 @@ extension Optional: DescribedValue where Wrapped: DescribedValue {
 protocol OptionalMarker {
   /// Whether the value at `address`, one of this type, is nil.
   static func isNone(at address: UnsafeRawPointer) -> Bool
+  /// The wrapped type when this optional takes no more room than it, else nil: nil is then a
+  /// bit pattern no value of the wrapped type has (an extra inhabitant), so a value of it,
+  /// read as this optional, reads as that value, present.
+  static var wrappedOfSameLayout: Any.Type? { get }
 }
 
 extension Optional: OptionalMarker {
   static func isNone(at address: UnsafeRawPointer) -> Bool {
     address.assumingMemoryBound(to: Self.self).pointee == nil
+  }
+
+  static var wrappedOfSameLayout: Any.Type? {
+    MemoryLayout<Self>.size == MemoryLayout<Wrapped>.size ? Wrapped.self : nil
   }
 }
 

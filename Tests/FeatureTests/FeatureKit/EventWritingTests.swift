@@ -98,9 +98,14 @@ import Wire
     #expect(readsInPlace(SettingsEvent.self, "reset") == true)
     #expect(readsInPlace(Packed.self, "pair") == true)
     #expect(readsInPlace(Packed.self, "triple") == true)
-    // Carried otherwise than declared (a value declared optional, a labelled tuple, another
-    // type), or boxed: read with Mirror.
-    #expect(readsInPlace(SettingsEvent.self, "set") == false)
+    // A value declared optional carried unwrapped, the optional of the same layout (a
+    // SettingValue, a String: nil is a spare bit pattern): read in place as the optional.
+    #expect(readsInPlace(SettingsEvent.self, "set") == true)
+    #expect(readsInPlace(Packed.self, "note") == true)
+    #expect(readsInPlace(Packed.self, "tagged") == true)
+    // Carried otherwise than declared (a value declared optional of another layout, an Int
+    // whose optional takes a byte more; a labelled tuple; another type), or boxed: read with
+    // Mirror.
     #expect(readsInPlace(Skewed.self, "pair") == false)
     #expect(readsInPlace(Skewed.self, "widened") == false)
     #expect(readsInPlace(Skewed.self, "set") == false)
@@ -109,7 +114,8 @@ import Wire
 
   @Test(arguments: [
     Packed.pair("a", 1), .pair(String(repeating: "long ", count: 9), -2),
-    .triple(true, nil, .max), .triple(false, "x\ny", 0), .boxed(7), .empty,
+    .triple(true, nil, .max), .triple(false, "x\ny", 0), .boxed(7), .empty, .note("n"),
+    .note(""), .tagged(-3, "t"), .tagged(0, ""),
   ])
   func payloadsReadInPlaceWriteWhatMirrorReads(event: Packed) throws {
     var byTag = JSONWriter()
@@ -314,6 +320,9 @@ enum Packed: DeclaredEvent, Hashable {
   case triple(Bool, String?, Int64)
   indirect case boxed(Int)
   case empty
+  /// Declared optional, carried unwrapped (a `String?` is the size of a `String`).
+  case note(String)
+  case tagged(Int, String)
 
   static let declaration = EventDeclaration<Packed>(
     feature: "packed",
@@ -325,5 +334,12 @@ enum Packed: DeclaredEvent, Hashable {
       .optional(.string("note", "A note.", example: "n")),
       .integer64("big", "A big one.", example: 1), Packed.triple),
     .event("boxed", "Boxed.", .integer("value", "A value.", example: 1), Packed.boxed),
-    .event("empty", "Nothing.") { .empty })
+    .event("empty", "Nothing.") { .empty },
+    .event("note", "A note.", .optional(.string("text", "A text.", example: "n"))) { text in
+      .note(text ?? "")
+    },
+    .event(
+      "tagged", "Tagged.", .integer("count", "A count.", example: 1),
+      .optional(.string("text", "A text.", example: "n"))
+    ) { count, text in .tagged(count, text ?? "") })
 }
