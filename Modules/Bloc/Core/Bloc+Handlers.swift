@@ -41,6 +41,7 @@ extension Bloc {
     let registered = withDispatch { dispatch -> Bool in
       if dispatch.handlers[kind] != nil { return false }
       dispatch.handlers[kind] = registration
+      dispatch.handlings.append(KindHandling(kind: kind, registration))
       dispatch.reducerOnly = false
       dispatch.idleStart = nil
       dispatch.cancellable.formUnion(registration.cancels)

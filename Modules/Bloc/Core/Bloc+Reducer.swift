@@ -64,10 +64,15 @@ extension Bloc {
     let reducer: @Sendable (State, Event) throws -> State = { state, event in
       try reduce(state, event)
     }
+    register(Registration(body: body, transformer: .sequential, cancels: [], reduce: reducer))
+  }
+
+  /// Registers `registration` as the reducer's (``reduce(_:)``).
+  @usableFromInline final func register(_ registration: Registration) {
     let registered = withDispatch { dispatch -> Bool in
       if dispatch.reducer != nil { return false }
-      dispatch.reducer = Registration(
-        body: body, transformer: .sequential, cancels: [], reduce: reducer)
+      dispatch.reducer = registration
+      dispatch.reducerHandling = Handling(registration)
       dispatch.reducerOnly = dispatch.handlers.isEmpty
       dispatch.idleStart = nil
       return true

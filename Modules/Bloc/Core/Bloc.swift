@@ -161,7 +161,7 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   open override func close() async {
     guard markClosed() else { return }
     let (tasks, abandoned) = withDispatch { dispatch in dispatch.shutDown() }
-    for job in abandoned { conclude(job.event, job.receipt, .cancelled) }
+    for job in abandoned { conclude(Self.emitter(of: job).event, job.receipt, .cancelled) }
     for task in tasks { await task.value }
     await settled()
     await finishClosing()

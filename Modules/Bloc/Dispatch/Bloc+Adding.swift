@@ -6,21 +6,23 @@ extension Bloc {
   ///
   /// A synchronous handler (one that never awaits) on an idle bloc runs before `add` returns.
   @inlinable @discardableResult
-  public final func add(_ event: Event) -> EventReceipt { add(event, fromHold: false) }
-
-  /// ``add(_:)``, or (`fromHold`) the admission of an event a test harness held.
-  @inlinable final func add(_ event: Event, fromHold: Bool) -> EventReceipt {
-    if !fromHold {
-      onEvent(event)
-      // The usual case, a synchronous handler on an idle bloc: claimed and run here.
-      if let claim = claimIdleLane(for: event) {
-        let outcome = runClaimed(event, claim)
-        return claim.receipt ?? .resolved(outcome)
-      }
+  public final func add(_ event: Event) -> EventReceipt {
+    onEvent(event)
+    // The usual case, a synchronous handler on an idle bloc: claimed and run here.
+    if let claim = claimIdleLane(for: event) {
+      let outcome = runClaimed(event, claim)
+      return claim.receipt ?? .resolved(outcome)
     }
+    return addQueued(event, fromHold: false)
+  }
+
+  /// ``add(_:)`` when the bloc is busy, the handler may suspend or has a transformer of its
+  /// own, or (`fromHold`) the admission of an event a test harness held: the event is
+  /// admitted (EventAdmission.swift), and run here when it may be.
+  @usableFromInline final func addQueued(_ event: Event, fromHold: Bool) -> EventReceipt {
     let (receipt, inline) = admit(event, inline: .synchronous, fromHold: fromHold, announced: true)
-    if let inline, case .sync(let handler) = inline.body {
-      let outcome = execute(inline.job, handler: handler, emitter: inline.emitter)
+    if let inline, case .sync(let handler) = Self.emitter(of: inline.job).body {
+      let outcome = execute(inline.job, handler: handler)
       finishedInline(inline)
       return receipt ?? .resolved(outcome)
     }
@@ -44,15 +46,16 @@ extension Bloc {
       guard let receipt = claim.receipt else { return outcome }
       return await receipt.outcome
     }
+    return await sendQueued(event)
+  }
+
+  /// ``send(_:)`` when the bloc is busy, the handler may suspend or has a transformer of its
+  /// own: the event is admitted, and run in the caller's task when nothing can cancel it.
+  @usableFromInline final func sendQueued(_ event: Event) async -> EventOutcome {
     let (receipt, inline) = admit(event, inline: .any, announced: true)
     var outcome: EventOutcome?
     if let inline {
-      switch inline.body {
-      case .sync(let handler):
-        outcome = execute(inline.job, handler: handler, emitter: inline.emitter)
-      case .async(let handler):
-        outcome = await execute(inline.job, handler: handler, emitter: inline.emitter)
-      }
+      outcome = await execute(inline.job)
       finishedInline(inline)
     }
     if let receipt { return await receipt.outcome }

@@ -22,14 +22,14 @@
 
 extension Bloc {
   /// Admits the held events in order; `keepHolding` holds the events added from now on again.
-  @usableFromInline func admitHeld(keepHolding: Bool) {
+  func admitHeld(keepHolding: Bool) {
     let jobs = withDispatch { dispatch -> [Job] in
       let jobs = dispatch.held ?? []
       if dispatch.held != nil { dispatch.held = keepHolding ? [] : nil }
       return jobs
     }
     for job in jobs {
-      let receipt = add(job.event, fromHold: true)
+      let receipt = addQueued(Self.emitter(of: job).event, fromHold: true)
       guard let held = job.receipt else { continue }
       receipt.onResolve { held.resolve($0) }
     }

@@ -39,11 +39,12 @@ extension Bloc {
   ) -> (outcome: EventOutcome, changed: UInt64)? {
     var reducer: (@Sendable (State, Event) throws -> State)?
     var runner: UInt64 = 0
-    let started = withDispatch { dispatch -> Started? in
+    var general = false
+    withDispatch { dispatch in
       guard !dispatch.isClosed, dispatch.held == nil, dispatch.main.runner == nil,
         dispatch.main.queue.isEmpty, let registration = dispatch.registration(for: event.kind),
         registration.startsWhenIdle, case .sync = registration.body
-      else { return nil }
+      else { return }
       // The reducer, when nothing can cancel the event while it runs: the lane is claimed
       // for the caller, with no job or emitter.
       if let reduce = registration.reduce,
@@ -53,20 +54,38 @@ extension Bloc {
         runner = dispatch.nextID()
         dispatch.activeWork += 1
         dispatch.main.runner = Runner(id: runner, task: nil)
-        return nil
+        return
       }
-      let job = Job(id: dispatch.nextID(), event: event, receipt: nil)
-      return startOnIdleLane(job, registration.body, inline: true, &dispatch)
+      general = true
     }
     if let reducer {
       defer { endInlineRunner(runner) }
       return reduceInline(event, reducer, hooks)
     }
-    guard let started, case .sync(let handler) = started.body else { return nil }
+    return general ? handleSyncInline(event) : nil
+  }
+
+  /// ``handleInline(_:)`` for a synchronous handler of its own (not the reducer), run with
+  /// an emitter as `add` runs it; nil when the bloc is no longer idle.
+  private func handleSyncInline(
+    _ event: Event
+  ) -> (outcome: EventOutcome, changed: UInt64)? {
+    var handler: SyncHandler?
+    let started = withDispatch { dispatch -> Started? in
+      guard !dispatch.isClosed, dispatch.held == nil, dispatch.main.runner == nil,
+        dispatch.main.queue.isEmpty, let registration = dispatch.registration(for: event.kind),
+        registration.startsWhenIdle, case .sync(let found) = registration.body
+      else { return nil }
+      handler = found
+      let job = makeJob(dispatch.nextID(), event, nil, registration.body)
+      return startOnIdleLane(job, inline: true, &dispatch)
+    }
+    guard let started, let handler else { return nil }
+    let emitter = Self.emitter(of: started.job)
     onEvent(event)
-    let outcome = outcome(of: started.job, handler: handler, emitter: started.emitter)
-    started.emitter.finish()
-    let changed = isPersisted ? started.emitter.highestSequence : 0
+    let outcome = outcome(of: event, handler: handler, emitter: emitter)
+    emitter.finish()
+    let changed = isPersisted ? emitter.highestSequence : 0
     // Concluded now unless a change waits for storage; then no observer is told (none wants
     // to be), and the caller learns the rest from storeStatus.
     if changed == 0 { onDone(event, outcome: outcome) }

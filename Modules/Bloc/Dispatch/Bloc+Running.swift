@@ -4,36 +4,36 @@ extension Bloc {
   /// Runs a job's handler and concludes it, or, when its changes must be stored first, arranges
   /// for it to be concluded then (counted as separate work), so the queue moves on meanwhile.
   /// Returns the handler's outcome (final unless it waits for storage).
-  @inlinable @discardableResult
-  final func execute(_ job: Job, handler: Handler, emitter: Emitter<State>) async -> EventOutcome {
+  @discardableResult
+  final func execute(_ job: Job) async -> EventOutcome {
+    let emitter = Self.emitter(of: job)
+    let handler: Handler
+    switch emitter.body {
+    case .sync(let synchronous): return execute(job, handler: synchronous)
+    case .async(let asynchronous): handler = asynchronous
+    }
     var outcome: EventOutcome
     do {
-      try await handler(job.event, emitter)
+      try await handler(emitter.event, emitter)
       outcome = emitter.isActive && !Task.isCancelled ? .handled : .cancelled
       try checkLoops(of: job, emitter, outcome)
     } catch is CancellationError where Task.isCancelled || !emitter.isActive {
       outcome = .cancelled
     } catch {
       outcome = .failed(error)
-      reportError(HandlerFailure(event: job.event, error: error))
+      reportError(HandlerFailure(event: emitter.event, error: error))
     }
     conclude(job, emitter, outcome)
     return outcome
   }
 
-  /// Runs a synchronous handler and concludes its job like ``execute(_:handler:emitter:)``.
-  @inlinable @discardableResult
-  final func execute(_ job: Job, handler: SyncHandler, emitter: Emitter<State>) -> EventOutcome {
-    let outcome = outcome(of: job, handler: handler, emitter: emitter)
+  /// Runs a synchronous handler and concludes its job like ``execute(_:)``.
+  @discardableResult
+  final func execute(_ job: Job, handler: SyncHandler) -> EventOutcome {
+    let emitter = Self.emitter(of: job)
+    let outcome = outcome(of: emitter.event, handler: handler, emitter: emitter)
     conclude(job, emitter, outcome)
     return outcome
-  }
-
-  /// Runs a synchronous handler; returns its outcome, reporting a failure, without concluding.
-  @inlinable final func outcome(
-    of job: Job, handler: SyncHandler, emitter: Emitter<State>
-  ) -> EventOutcome {
-    outcome(of: job.event, handler: handler, emitter: emitter)
   }
 
   /// ``outcome(of:handler:emitter:)`` for an event with no job.
@@ -52,36 +52,38 @@ extension Bloc {
   }
 
   /// An `emit.forEach` still running when its handler returned was not awaited: a misuse.
-  @usableFromInline func checkLoops(
-    of job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome
+  func checkLoops(
+    of job: Job, _ emitter: JobEmitter<Event, State>, _ outcome: EventOutcome
   ) throws {
     if emitter.isLooping, outcome.isHandled {
-      throw BlocError.forEachNotAwaited(bloc: name, event: String(describing: job.event))
+      throw BlocError.forEachNotAwaited(bloc: name, event: String(describing: emitter.event))
     }
   }
 
-  @inlinable final func conclude(_ job: Job, _ emitter: Emitter<State>, _ outcome: EventOutcome) {
+  final func conclude(
+    _ job: Job, _ emitter: JobEmitter<Event, State>, _ outcome: EventOutcome
+  ) {
     emitter.finish()
     let changed = emitter.highestSequence
     guard changed > 0, isPersisted else {
-      conclude(job.event, job.receipt, outcome)
+      conclude(emitter.event, job.receipt, outcome)
       return
     }
-    concludeWhenStored(job, changed, outcome)
+    concludeWhenStored(emitter.event, job.receipt, changed, outcome)
   }
 
-  /// Concludes `job` once the change of sequence `changed` is stored.
+  /// Concludes `event` (answering `receipt`) once the change of sequence `changed` is stored.
   @inlinable final func concludeWhenStored(
-    _ job: Job, _ changed: UInt64, _ outcome: EventOutcome
+    _ event: Event, _ receipt: EventReceipt?, _ changed: UInt64, _ outcome: EventOutcome
   ) {
-    guard let persister else { return conclude(job.event, job.receipt, outcome) }
+    guard let persister else { return conclude(event, receipt, outcome) }
     // The wait for storage counts as its own unit of work, taken before the runner ends, so
     // settled() never sees zero while the wait is on.
     withDispatch { $0.activeWork += 1 }
     persister.whenStored(changed) { [outcome] error in
       var final = outcome
       if let error, outcome.isHandled { final = .failed(error) }
-      self.conclude(job.event, job.receipt, final)
+      self.conclude(event, receipt, final)
       self.workEnded()
     }
   }
@@ -106,10 +108,28 @@ extension Bloc {
     try await sleep()
   }
 
-  @inlinable final func makeEmitter(for event: Event) -> Emitter<State> {
-    JobEmitter(bloc: self, event: event) { bloc, event, change in
+  /// The emitter of `event`, to be handled by `body`.
+  @inlinable final func makeEmitter(for event: Event, body: Body) -> JobEmitter<Event, State> {
+    JobEmitter(bloc: self, event: event, body: body) { bloc, event, change in
       bloc.onTransition(Transition(current: change.current, event: event, next: change.next))
     }
+  }
+
+  /// A job for `event`, numbered `id`, with its emitter.
+  final func makeJob(
+    _ id: UInt64, _ event: Event, _ receipt: EventReceipt?, _ body: Body
+  ) -> Job {
+    Job(id: id, receipt: receipt, emitter: makeEmitter(for: event, body: body))
+  }
+
+  /// The emitter `job` was made with (``makeJob(_:_:_:_:)``), which holds its event.
+  static func emitter(of job: Job) -> JobEmitter<Event, State> {
+    unsafeDowncast(job.emitter, to: JobEmitter<Event, State>.self)
+  }
+
+  /// The emitter of the job `running` runs.
+  static func emitter(of running: Running) -> Emitter<State> {
+    unsafeDowncast(running.emitter, to: Emitter<State>.self)
   }
 
   @inlinable final func conclude(_ event: Event, _ receipt: EventReceipt?, _ outcome: EventOutcome)

@@ -2,24 +2,12 @@
 /// and the `DispatchState` record that holds them under the bloc's `dispatch` lock
 /// (not named `Dispatch`, which would shadow the Dispatch module).
 ///
-/// The types the inlined path touches are `@usableFromInline`, so that a client module compiles
-/// that path specialised for its own event and state types.
+/// The records hold no value whose layout depends on the bloc's types (jobs and lanes are
+/// Job.swift's, registrations are boxed or behind dictionaries), so that the queued path, compiled
+/// once for every event and state type, reaches them with no runtime generic metadata lookup.
+/// What the inlined idle path (IdleClaim.swift, Bloc+Inline.swift) touches is
+/// `@usableFromInline`.
 extension Bloc {
-  @usableFromInline struct Job: Sendable {
-    @usableFromInline let id: UInt64
-    @usableFromInline let event: Event
-    /// Nil for a job that `add` or `send` runs inline on an unpersisted bloc: its outcome is
-    /// known on return, so the caller gets a shared resolved receipt instead
-    /// (``EventReceipt/resolved(_:)``).
-    @usableFromInline let receipt: EventReceipt?
-
-    @inlinable init(id: UInt64, event: Event, receipt: EventReceipt?) {
-      self.id = id
-      self.event = event
-      self.receipt = receipt
-    }
-  }
-
   /// A handler as registered: suspending or not.
   @usableFromInline enum Body: Sendable {
     case async(Handler)
@@ -36,7 +24,7 @@ extension Bloc {
     /// starts (``Bloc/admit(_:inline:)``).
     @usableFromInline let startsWhenIdle: Bool
     /// Sequential, cancelling nothing: on a busy bloc such an event simply joins the queue.
-    @usableFromInline let queuesWhenBusy: Bool
+    let queuesWhenBusy: Bool
     /// The reducer itself, for the reducer's registration (``Bloc/reduce(_:)``): an event
     /// handled straight through (``Bloc/handleInline(_:)``) is reduced under the state's lock
     /// with no emitter.
@@ -65,52 +53,43 @@ extension Bloc {
     }
   }
 
-  /// A queued event's job taken by the runner, with what it needs to run.
-  @usableFromInline struct Started: Sendable {
-    @usableFromInline let job: Job
-    @usableFromInline let body: Body
-    @usableFromInline let emitter: Emitter<State>
-    /// The runner that owns the lane while this job runs.
-    @usableFromInline let runner: UInt64
-    /// Whether it came from its kind's own lane (`.independent`) rather than the bloc's order;
-    /// a flag, so that code not specialised for the bloc's types needs no metadata to test it.
-    @usableFromInline let ownLane: Bool
+  /// A registration, boxed (``DispatchState/handlings``).
+  class Handling {
+    let registration: Registration
 
-    /// The lane it came from: nil for the bloc's order, else an `.independent` kind's own.
-    @inlinable var lane: Event.Kind? { ownLane ? job.event.kind : nil }
+    init(_ registration: Registration) { self.registration = registration }
+  }
 
-    @inlinable init(
-      job: Job, body: Body, emitter: Emitter<State>, runner: UInt64, lane: Event.Kind?
-    ) {
-      self.job = job
-      self.body = body
-      self.emitter = emitter
-      self.runner = runner
-      self.ownLane = lane != nil
+  /// A kind's own registration, with the kind.
+  final class KindHandling: Handling {
+    let kind: Event.Kind
+
+    init(kind: Event.Kind, _ registration: Registration) {
+      self.kind = kind
+      super.init(registration)
     }
   }
 
-  /// The queued event that is running now.
-  @usableFromInline struct Running {
-    @usableFromInline let job: Job
-    @usableFromInline let emitter: Emitter<State>
-    @usableFromInline let runner: UInt64
-
-    @inlinable init(job: Job, emitter: Emitter<State>, runner: UInt64) {
-      self.job = job
-      self.emitter = emitter
-      self.runner = runner
+  /// The registration of `kind`'s events (``DispatchState/registration(for:)``), found by a
+  /// scan of the few kinds the bloc handles.
+  final func handling(of kind: Event.Kind, _ dispatch: inout DispatchState) -> Handling? {
+    for handling in dispatch.handlings {
+      let handling = unsafeDowncast(handling, to: KindHandling.self)
+      if handling.kind == kind { return handling }
     }
+    guard let reducer = dispatch.reducerHandling else { return nil }
+    return unsafeDowncast(reducer, to: Handling.self)
   }
 
-  /// A queue of events handled one at a time, in order, by one runner: the bloc's order, or
-  /// an `.independent` kind's own.
-  @usableFromInline struct Lane {
-    @usableFromInline var queue = FIFO<Job>()
-    @usableFromInline var current: Running?
-    @usableFromInline var runner: Runner?
+  /// ``DispatchState/idleStart``'s box.
+  @usableFromInline final class IdleStart {
+    @usableFromInline let kind: Event.Kind
+    @usableFromInline let handler: SyncHandler
 
-    init() {}
+    @usableFromInline init(kind: Event.Kind, handler: @escaping SyncHandler) {
+      self.kind = kind
+      self.handler = handler
+    }
   }
 
   /// A kind's debounce or throttle state.
@@ -136,16 +115,21 @@ extension Bloc {
     /// The reducer's handler (``Bloc/reduce(_:)``): takes, in order, every event whose kind has
     /// no handler of its own.
     @usableFromInline var reducer: Registration?
+    /// The registrations again, each boxed with its kind (a `Handling`), and the reducer's:
+    /// what ``Bloc/handling(of:_:)`` scans, without hashing a kind or a runtime metadata lookup
+    /// (a bloc has a few kinds).
+    var handlings: [AnyObject] = []
+    var reducerHandling: AnyObject?
     /// Every event goes to the reducer (no kind has a handler of its own): the order may be
     /// claimed without the lock while idle (``LaneGate``). Stays true once closed.
     @usableFromInline var reducerOnly = false
     /// Kinds whose running handler something can cancel (restartable, debounce, throttle, or
     /// named in a `cancels:`); `send` never runs those in the caller's task.
-    @usableFromInline var cancellable: Set<Event.Kind> = []
+    var cancellable: Set<Event.Kind> = []
     /// The bloc's order, which every event joins but `.concurrent` and `.independent` ones.
     @usableFromInline var main = Lane()
     /// The lanes of `.independent` kinds.
-    @usableFromInline var lanes: [Event.Kind: Lane] = [:]
+    var lanes: [Event.Kind: Lane] = [:]
     /// Runners that lost the queue to a cancellation and are winding down, by id.
     @usableFromInline var retired: [UInt64: Task<Void, Never>] = [:]
     var concurrent: [UInt64: (kind: Event.Kind, task: Task<Void, Never>, emitter: Emitter<State>)] =
@@ -167,8 +151,9 @@ extension Bloc {
     /// The kind whose synchronous, in-order handler ``Bloc/claimIdleLane(for:)`` found last,
     /// with that handler: the usual next event is of the same kind, and comparing kinds costs
     /// far less than hashing one and copying its registration out of `handlers`. Cleared when
-    /// a handler is registered and when the handlers are released.
-    @usableFromInline var idleStart: (kind: Event.Kind, handler: SyncHandler)?
+    /// a handler is registered and when the handlers are released. Boxed, so that the records'
+    /// layout does not depend on the event's kind type.
+    @usableFromInline var idleStart: IdleStart?
 
     init() {}
 
@@ -178,7 +163,7 @@ extension Bloc {
       handlers.isEmpty ? reducer : handlers[kind()] ?? reducer
     }
 
-    @inlinable mutating func nextID() -> UInt64 {
+    @inlinable @inline(__always) mutating func nextID() -> UInt64 {
       lastID &+= 1
       return lastID
     }
@@ -199,7 +184,7 @@ extension Bloc {
       var tasks: [Task<Void, Never>] = Array(retired.values)
       for var lane in [main] + Array(lanes.values) {
         abandoned += lane.queue.takeAll()
-        lane.current?.emitter.cancel()
+        if let current = lane.current { Bloc.emitter(of: current).cancel() }
         if let task = lane.runner?.task {
           task.cancel()
           tasks.append(task)
@@ -220,69 +205,27 @@ extension Bloc {
       }
       handlers = [:]
       reducer = nil
+      handlings = []
+      reducerHandling = nil
       idleStart = nil
       return (tasks, abandoned)
     }
-  }
-
-  /// What `admit` decided besides queueing: jobs to conclude once the lock is released (since
-  /// concluding runs hooks), and a job the caller must run itself.
-  @usableFromInline struct Admission {
-    var concluded: [(Job, EventOutcome)] = []
-    @usableFromInline var inline: Started?
-    /// The bloc was closed or has no handler for the event.
-    @usableFromInline var refused = false
-
-    @usableFromInline init() {}
   }
 }
 
 extension Bloc.DispatchState {
   /// Takes a lane out for changing (put it back with ``put(_:_:)``), so that pushing onto its
   /// queue does not copy the queue.
-  mutating func take(_ key: Event.Kind?) -> Bloc.Lane {
+  mutating func take(_ key: Event.Kind?) -> Lane {
     guard let key else {
-      defer { main = Bloc.Lane() }
+      defer { main = Lane() }
       return main
     }
-    return lanes.removeValue(forKey: key) ?? Bloc.Lane()
+    return lanes.removeValue(forKey: key) ?? Lane()
   }
 
-  mutating func put(_ lane: Bloc.Lane, _ key: Event.Kind?) {
+  mutating func put(_ lane: Lane, _ key: Event.Kind?) {
     if let key { lanes[key] = lane } else { main = lane }
-  }
-
-  // In-place access to a lane's parts: the bloc's own lane (nil) or an independent kind's.
-
-  @inlinable func currentRunner(_ key: Event.Kind?) -> UInt64? {
-    guard let key else { return main.current?.runner }
-    return lanes[key]?.current?.runner
-  }
-
-  @inlinable func runnerID(_ key: Event.Kind?) -> UInt64? {
-    guard let key else { return main.runner?.id }
-    return lanes[key]?.runner?.id
-  }
-
-  @inlinable mutating func popQueue(_ key: Event.Kind?) -> Bloc.Job? {
-    guard let key else { return main.queue.pop() }
-    return lanes[key]?.queue.pop()
-  }
-
-  @inlinable mutating func setCurrent(_ running: Bloc.Running?, _ key: Event.Kind?) {
-    guard let key else {
-      main.current = running
-      return
-    }
-    lanes[key]?.current = running
-  }
-
-  @inlinable mutating func setRunner(_ runner: Runner?, _ key: Event.Kind?) {
-    guard let key else {
-      main.runner = runner
-      return
-    }
-    lanes[key]?.runner = runner
   }
 
   /// The lane of `kind`'s events: its own for an `.independent` kind, else the bloc's (nil).
@@ -294,27 +237,16 @@ extension Bloc.DispatchState {
   }
 
   /// Settle waiters re-check on wake, so waking them on any progress is enough.
-  @inlinable mutating func takeSettleWaiters() -> [CheckedContinuation<Bool, Never>] {
+  @inlinable @inline(__always)
+  mutating func takeSettleWaiters() -> [CheckedContinuation<Bool, Never>] {
     let waiters = settleWaiters
     settleWaiters = []
     return waiters
   }
 }
 
-/// Who runs a lane while it is busy: a caller inline (`add` or `send`, no task), or a task.
-/// Outside the generic `Bloc` so that the hot path needs no metadata lookup for it.
-@usableFromInline struct Runner {
-  @usableFromInline let id: UInt64
-  @usableFromInline var task: Task<Void, Never>?
-
-  @inlinable init(id: UInt64, task: Task<Void, Never>?) {
-    self.id = id
-    self.task = task
-  }
-}
-
 /// How `admit` may run a job it starts: never in the caller (timers), a synchronous handler in
 /// the caller (`add`), or any handler that nothing can cancel (`send`).
-@usableFromInline enum Inline {
+enum Inline {
   case never, synchronous, any
 }

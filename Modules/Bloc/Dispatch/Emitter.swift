@@ -141,7 +141,7 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   /// The handler finished (returned or threw): a later emit is reported.
   @inlinable final func finish() { end(as: Phase.finished) }
   /// The handler was cancelled: a later emit is dropped silently.
-  @inlinable final func cancel() { end(as: Phase.cancelled) }
+  final func cancel() { end(as: Phase.cancelled) }
   /// Whether the emitter was cancelled (rather than finished, or still active).
   final var wasCancelled: Bool { phase.load(ordering: .acquiring) == Phase.cancelled }
 
@@ -160,17 +160,23 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
   // The bloc is the base's `owner` (strong: the bloc outlives its jobs; an emitter a handler
   // keeps after its job keeps the bloc), held once.
   private var bloc: Bloc<Event, State> { unsafeDowncast(owner, to: Bloc<Event, State>.self) }
-  private let event: Event
+  /// The event its handler handles.
+  let event: Event
+  /// That handler, kept with its event from the event's admission (so that the runner takes
+  /// it with the job, without looking up the event's registration).
+  let body: Bloc<Event, State>.Body
   /// Calls `onTransition`; a closure without context, written where the emitter is made
-  /// (``Bloc/makeEmitter(for:)``, inlined in the client), so that the transition is built by
-  /// code specialised for the bloc's types.
+  /// (``Bloc/makeEmitter(for:body:)``): specialised for the bloc's types when `add` claimed an
+  /// idle bloc in the client, not for a queued event (then it is called only when a transition
+  /// is wanted, see ``announce(_:)``).
   private let transition: @Sendable (Bloc<Event, State>, Event, Change<State>) -> Void
 
   @usableFromInline init(
-    bloc: Bloc<Event, State>, event: Event,
+    bloc: Bloc<Event, State>, event: Event, body: Bloc<Event, State>.Body,
     transition: @escaping @Sendable (Bloc<Event, State>, Event, Change<State>) -> Void
   ) {
     self.event = event
+    self.body = body
     self.transition = transition
     super.init(owner: bloc)
   }
@@ -182,6 +188,10 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
   }
 
   override func announce(_ change: Change<State>) {
+    let bloc = bloc
+    // Usually nobody listens: then no transition is built (code compiled once for every
+    // event and state type builds it with runtime metadata lookups).
+    if bloc.isPlain, !bloc.observedHooks.contains(.transition) { return }
     transition(bloc, event, change)
   }
 
@@ -203,5 +213,5 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
 @usableFromInline enum Phase {
   @usableFromInline static let active: UInt8 = 0
   @usableFromInline static let finished: UInt8 = 1
-  @usableFromInline static let cancelled: UInt8 = 2
+  static let cancelled: UInt8 = 2
 }

@@ -13,7 +13,7 @@ extension Bloc {
   /// While a test harness holds the bloc's events (``holdEvents()``), an added event waits,
   /// announced but not admitted; `fromHold` admits one released from there. `announced`: the
   /// caller already called ``onEvent(_:)``.
-  @inlinable final func admit(
+  final func admit(
     _ event: Event, inline: Inline, fromHold: Bool = false, announced: Bool = false
   ) -> (EventReceipt?, Started?) {
     if !fromHold, !announced { onEvent(event) }
@@ -21,11 +21,11 @@ extension Bloc {
     var admission: Admission?
     var flushHeld = false
     let started = withDispatch { dispatch -> Started? in
-      guard !dispatch.isClosed, let registration = dispatch.registration(for: event.kind) else {
+      // The registration's parts are read in its box, not copied out of it: a copy of its set
+      // of kinds goes through that set's runtime metadata.
+      guard !dispatch.isClosed, let handling = handling(of: event.kind, &dispatch) else {
         receipt = EventReceipt()
-        var refused = Admission()
-        refused.refused = true
-        admission = refused
+        admission = Admission(refused: true)
         return nil
       }
       if dispatch.held != nil, !fromHold {
@@ -34,35 +34,41 @@ extension Bloc {
         if !flushHeld || !dispatch.held!.isEmpty {
           let held = EventReceipt()
           receipt = held
-          dispatch.held!.append(Job(id: dispatch.nextID(), event: event, receipt: held))
+          dispatch.held!.append(
+            makeJob(dispatch.nextID(), event, held, handling.registration.body))
           return nil
         }
         flushHeld = false
       }
       let idle = dispatch.main.runner == nil && dispatch.main.queue.isEmpty
-      let runsInline =
-        idle
-        && Self.runsInline(
-          registration.body, inline, cancellable: dispatch.cancellable.contains(event.kind))
-      if registration.startsWhenIdle, runsInline {
+      var runsInline = false
+      if idle {
+        switch (inline, handling.registration.body) {
+        case (.never, _), (.synchronous, .async): runsInline = false
+        case (_, .sync): runsInline = true
+        case (.any, .async):
+          runsInline =
+            dispatch.cancellable.isEmpty || !dispatch.cancellable.contains(event.kind)
+        }
+      }
+      if handling.registration.startsWhenIdle, runsInline {
         if isPersisted { receipt = EventReceipt() }
-        let job = Job(id: dispatch.nextID(), event: event, receipt: receipt)
-        return startOnIdleLane(job, registration.body, inline: true, &dispatch)
+        let job = makeJob(dispatch.nextID(), event, receipt, handling.registration.body)
+        return startOnIdleLane(job, inline: true, &dispatch)
       }
       let queued = EventReceipt()
       receipt = queued
-      let job = Job(id: dispatch.nextID(), event: event, receipt: queued)
-      if registration.startsWhenIdle, idle {
-        // Not to run inline: a runner task takes it, started from here so that it runs code
-        // specialised for this bloc's types.
-        return startOnIdleLane(job, registration.body, inline: false, &dispatch)
+      let job = makeJob(dispatch.nextID(), event, queued, handling.registration.body)
+      if handling.registration.startsWhenIdle, idle {
+        // Not to run inline: a runner task takes it.
+        return startOnIdleLane(job, inline: false, &dispatch)
       }
-      if registration.queuesWhenBusy, dispatch.main.runner != nil {
+      if handling.registration.queuesWhenBusy, dispatch.main.runner != nil {
         // What the transformer does with a sequential event while the bloc is busy.
         dispatch.main.queue.push(job)
         return nil
       }
-      let decided = admit(job, registration, into: &dispatch, inline: inline)
+      let decided = admit(job, handling.registration, into: &dispatch, inline: inline)
       admission = decided
       return decided.inline
     }
@@ -72,8 +78,10 @@ extension Bloc {
   }
 
   /// Concludes the jobs `admit` dropped or cancelled, and reports a refused event.
-  @usableFromInline func settle(_ admission: Admission, of event: Event, _ receipt: EventReceipt) {
-    for (job, outcome) in admission.concluded { conclude(job.event, job.receipt, outcome) }
+  func settle(_ admission: Admission, of event: Event, _ receipt: EventReceipt) {
+    for (job, outcome) in admission.concluded {
+      conclude(Self.emitter(of: job).event, job.receipt, outcome)
+    }
     if admission.refused {
       // Described outside the lock: `isClosed` is never reset, so a bloc that is not closed now
       // was not when refused.
@@ -88,16 +96,16 @@ extension Bloc {
   }
 
   /// Decides what happens to a newly added job according to its handler's transformer.
-  @usableFromInline func admit(
+  func admit(
     _ job: Job, _ registration: Registration, into dispatch: inout DispatchState, inline: Inline
   ) -> Admission {
     var admission = Admission()
-    let kind = job.event.kind
+    let kind = Self.emitter(of: job).event.kind
     for target in registration.cancels { cancel(target, in: &dispatch, &admission) }
     var lane: Event.Kind?
     switch registration.transformer.strategy {
     case .concurrent:
-      startConcurrent(job, registration.body, &dispatch)
+      startConcurrent(job, &dispatch)
       return admission
     case .sequential:
       dispatch.main.queue.push(job)
@@ -105,8 +113,8 @@ extension Bloc {
       lane = kind
       dispatch.lanes[kind, default: Lane()].queue.push(job)
     case .droppable:
-      if dispatch.main.current?.job.event.kind == kind
-        || dispatch.main.queue.contains(where: { $0.event.kind == kind })
+      if dispatch.main.current.map({ Self.kind(of: $0) == kind }) ?? false
+        || dispatch.main.queue.contains(where: { Self.emitter(of: $0).event.kind == kind })
       {
         admission.concluded.append((job, .dropped))
         return admission
@@ -149,8 +157,8 @@ extension Bloc {
   ) {
     let key = dispatch.laneKey(of: kind)
     var lane = dispatch.take(key)
-    if let current = lane.current, current.job.event.kind == kind {
-      current.emitter.cancel()
+    if let current = lane.current, Self.kind(of: current) == kind {
+      Self.emitter(of: current).cancel()
       if let runner = lane.runner {
         if let task = runner.task {
           task.cancel()
@@ -161,8 +169,8 @@ extension Bloc {
       }
       lane.current = nil
     }
-    if lane.queue.contains(where: { $0.event.kind == kind }) {
-      for job in lane.queue.removeAll(where: { $0.event.kind == kind }) {
+    if lane.queue.contains(where: { Self.emitter(of: $0).event.kind == kind }) {
+      for job in lane.queue.removeAll(where: { Self.emitter(of: $0).event.kind == kind }) {
         admission.concluded.append((job, .cancelled))
       }
     }
@@ -182,5 +190,10 @@ extension Bloc {
       entry.emitter.cancel()
       entry.task.cancel()
     }
+  }
+
+  /// The kind of the event `running` runs.
+  static func kind(of running: Running) -> Event.Kind {
+    unsafeDowncast(running.emitter, to: JobEmitter<Event, State>.self).event.kind
   }
 }

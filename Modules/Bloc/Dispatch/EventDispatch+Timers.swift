@@ -56,7 +56,9 @@ extension Bloc {
       }
       return (admission, dispatch.takeSettleWaiters())
     }
-    for (job, outcome) in admission.concluded { conclude(job.event, job.receipt, outcome) }
+    for (job, outcome) in admission.concluded {
+      conclude(Self.emitter(of: job).event, job.receipt, outcome)
+    }
     for waiter in waiters { waiter.resume(returning: false) }
   }
 }

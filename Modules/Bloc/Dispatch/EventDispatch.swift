@@ -11,36 +11,57 @@ import Synchronization
 /// has finished. A cancelled handler counts as finished: its emitter is closed at once, and the
 /// queue moves on while it winds down.
 ///
-/// The path of an in-order event on an idle bloc (admit, run inline, finish) is `@inlinable`,
-/// with the types it touches `@usableFromInline`: a client module compiles it specialised for
-/// its own event and state types, with no runtime generic metadata lookup per event.
+/// Only the end of a job `add` ran in its caller (``endInlineRunner(_:)``) is `@inlinable`: the
+/// rest is compiled once, for every event and state type, and touches no type nested in the
+/// generic `Bloc` whose layout depends on them (Job.swift), so that it needs no runtime generic
+/// metadata lookup per event.
 extension Bloc {
   /// When no runner owns the lane and a job waits, takes it: for the caller to run inline when
-  /// `inline` allows, else on a new runner task. The bloc's own lane is changed in place (this
-  /// is the hot path), an independent kind's through the dictionary.
+  /// `inline` allows, else on a new runner task. The bloc's own lane (nil) is changed in
+  /// place, an independent kind's through the dictionary.
   func startRunnerIfIdle(
     _ key: Event.Kind?, _ dispatch: inout DispatchState, inline: Inline
   ) -> Started? {
-    guard !dispatch.isClosed else { return nil }
-    guard dispatch.runnerID(key) == nil, let job = dispatch.popQueue(key),
-      let registration = dispatch.registration(for: job.event.kind)
+    guard let key else { return startMainRunnerIfIdle(&dispatch, inline: inline) }
+    guard !dispatch.isClosed, dispatch.lanes[key]?.runner == nil,
+      let job = dispatch.lanes[key]?.queue.pop()
     else { return nil }
     let id = dispatch.nextID()
     dispatch.activeWork += 1
-    let started = Started(
-      job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
-      lane: key)
-    let runsInline = Self.runsInline(
-      registration.body, inline, cancellable: dispatch.cancellable.contains(job.event.kind))
-    let runner = Runner(id: id, task: runsInline ? nil : Task { await self.run(from: started) })
-    dispatch.setCurrent(Running(job: job, emitter: started.emitter, runner: id), key)
-    dispatch.setRunner(runner, key)
+    let started = Started(job: job, runner: id, ownLane: true)
+    let runsInline = runsInline(job, inline, &dispatch)
+    dispatch.lanes[key]?.current = Running(emitter: job.emitter, runner: id)
+    dispatch.lanes[key]?.runner = Runner(
+      id: id, task: runsInline ? nil : Task { await self.run(from: started) })
     return runsInline ? started : nil
+  }
+
+  /// ``startRunnerIfIdle(_:_:inline:)`` for the bloc's own lane.
+  func startMainRunnerIfIdle(_ dispatch: inout DispatchState, inline: Inline) -> Started? {
+    guard !dispatch.isClosed, dispatch.main.runner == nil, let job = dispatch.main.queue.pop()
+    else { return nil }
+    let id = dispatch.nextID()
+    dispatch.activeWork += 1
+    let started = Started(job: job, runner: id, ownLane: false)
+    let runsInline = runsInline(job, inline, &dispatch)
+    dispatch.main.current = Running(emitter: job.emitter, runner: id)
+    dispatch.main.runner = Runner(
+      id: id, task: runsInline ? nil : Task { await self.run(from: started) })
+    return runsInline ? started : nil
+  }
+
+  /// Whether `job` may run in the caller that starts it, as `inline` allows.
+  func runsInline(_ job: Job, _ inline: Inline, _ dispatch: inout DispatchState) -> Bool {
+    let emitter = Self.emitter(of: job)
+    return Self.runsInline(
+      emitter.body, inline,
+      cancellable: !dispatch.cancellable.isEmpty
+        && dispatch.cancellable.contains(emitter.event.kind))
   }
 
   /// Whether a job with handler `body` may run in the caller that started it.
   /// `cancellable` is asked only for a suspending handler that `send` would run.
-  @inlinable static func runsInline(
+  static func runsInline(
     _ body: Body, _ inline: Inline, cancellable: @autoclosure () -> Bool
   ) -> Bool {
     switch (inline, body) {
@@ -54,14 +75,13 @@ extension Bloc {
   /// Starts `job` on the bloc's own lane, idle and with nothing queued: for the caller to run
   /// when `inline`, else on a new runner task (returning nil). What
   /// ``startRunnerIfIdle(_:_:inline:)`` does after queueing it, without the queue.
-  @inlinable final func startOnIdleLane(
-    _ job: Job, _ body: Body, inline: Bool, _ dispatch: inout DispatchState
+  final func startOnIdleLane(
+    _ job: Job, inline: Bool, _ dispatch: inout DispatchState
   ) -> Started? {
     let id = dispatch.nextID()
     dispatch.activeWork += 1
-    let started = Started(
-      job: job, body: body, emitter: makeEmitter(for: job.event), runner: id, lane: nil)
-    dispatch.main.current = Running(job: job, emitter: started.emitter, runner: id)
+    let started = Started(job: job, runner: id, ownLane: false)
+    dispatch.main.current = Running(emitter: job.emitter, runner: id)
     dispatch.main.runner = Runner(
       id: id, task: inline ? nil : Task { await self.run(from: started) })
     return inline ? started : nil
@@ -69,23 +89,17 @@ extension Bloc {
 
   /// A runner task: runs a lane's jobs one after another until it is empty, the bloc closes,
   /// or a cancellation retires the runner.
-  /// `@inlinable`: a runner started by inlined code (``finished(_:handingOver:)``) runs code
-  /// specialised for the bloc's types too.
-  @inlinable final func run(from first: Started) async {
+  final func run(from first: Started) async {
     var next: Started? = first
     while let started = next {
-      switch started.body {
-      case .sync(let handler): execute(started.job, handler: handler, emitter: started.emitter)
-      case .async(let handler):
-        await execute(started.job, handler: handler, emitter: started.emitter)
-      }
+      await execute(started.job)
       next = finished(started, handingOver: false)
     }
   }
 
   /// After the inline job `started` ran in the caller: hands what queued up meanwhile to a
   /// runner task (the same unit of work), or frees the lane.
-  @inlinable final func finishedInline(_ started: Started) {
+  final func finishedInline(_ started: Started) {
     if !started.ownLane {
       endInlineRunner(started.runner)
     } else {
@@ -94,9 +108,8 @@ extension Bloc {
   }
 
   /// ``finishedInline(_:)`` for runner `id` of the bloc's own lane, the usual end of a job run
-  /// in the caller: one section that hands nothing out when nothing queued meanwhile (the
-  /// `Started?` that ``finished(runner:lane:handingOver:)`` returns was destroyed through its
-  /// value witnesses), else ``finished(runner:lane:handingOver:)`` hands the queue over.
+  /// in the caller: one section that hands nothing out when nothing queued meanwhile, else
+  /// ``finishedOnMain(runner:handingOver:)`` hands the queue over.
   @inlinable final func endInlineRunner(_ id: UInt64) {
     var waiters: [CheckedContinuation<Bool, Never>] = []
     let ended = withDispatch { dispatch -> Bool in
@@ -113,56 +126,71 @@ extension Bloc {
     }
     for waiter in waiters { waiter.resume(returning: false) }
     // Still this lane's runner, with events queued: counted as work, so nothing else starts.
-    if !ended { _ = finished(runner: id, lane: nil, handingOver: true) }
+    if !ended { handOverMain(runner: id) }
+  }
+
+  /// Hands the bloc's queue, which filled while runner `id` ran a job in the caller, to a
+  /// runner task.
+  @usableFromInline final func handOverMain(runner id: UInt64) {
+    _ = finishedOnMain(runner: id, handingOver: true)
   }
 
   /// Ends the job `started` and takes the next one of its lane under the same lock (so neither
   /// `add` nor `settled()` sees a gap), or ends the runner. When `handingOver`, the next job goes
   /// to a new runner task instead of being returned.
-  @inlinable final func finished(_ started: Started, handingOver: Bool) -> Started? {
-    finished(runner: started.runner, lane: started.lane, handingOver: handingOver)
+  final func finished(_ started: Started, handingOver: Bool) -> Started? {
+    guard started.ownLane else {
+      return finishedOnMain(runner: started.runner, handingOver: handingOver)
+    }
+    let kind = Self.emitter(of: started.job).event.kind
+    return finished(runner: started.runner, lane: kind, handingOver: handingOver)
   }
 
-  /// ``finished(_:handingOver:)`` for the job of runner `id` on `lane` (nil: the bloc's own).
-  @inlinable final func finished(
-    runner id: UInt64, lane: Event.Kind?, handingOver: Bool
-  ) -> Started? {
+  /// ``finished(_:handingOver:)`` for the job of runner `id` on the bloc's own lane.
+  final func finishedOnMain(runner id: UInt64, handingOver: Bool) -> Started? {
     var waiters: [CheckedContinuation<Bool, Never>] = []
     let next = withDispatch { dispatch -> Started? in
       // A claimant of the free order ending through the lock: the records decide again.
       if id == LaneGate.claimant { laneGate.store(.locked, ordering: .relaxed) }
-      // The bloc's own lane with nothing queued (the usual end of an inline job): in place,
-      // with no helper generic over the lane's key.
-      if lane == nil {
-        if dispatch.main.current?.runner == id { dispatch.main.current = nil }
-        let owns = dispatch.main.runner?.id == id
-        if !owns || dispatch.isClosed || dispatch.main.queue.isEmpty {
-          if owns { dispatch.main.runner = nil }
-          if !dispatch.retired.isEmpty { dispatch.retired[id] = nil }
-          dispatch.activeWork -= 1
-          if !dispatch.settleWaiters.isEmpty { waiters = dispatch.takeSettleWaiters() }
-          return nil
-        }
-      }
-      let key = lane
-      if dispatch.currentRunner(key) == id { dispatch.setCurrent(nil, key) }
-      let owns = dispatch.runnerID(key) == id
-      if owns, !dispatch.isClosed, let job = dispatch.popQueue(key),
-        let registration = dispatch.registration(for: job.event.kind)
-      {
+      if dispatch.main.current?.runner == id { dispatch.main.current = nil }
+      let owns = dispatch.main.runner?.id == id
+      if owns, !dispatch.isClosed, let job = dispatch.main.queue.pop() {
         // The same unit of work goes on, under an id of its own if it was the gate's claimant.
         let id = id == LaneGate.claimant ? dispatch.nextID() : id
-        let next = Started(
-          job: job, body: registration.body, emitter: makeEmitter(for: job.event), runner: id,
-          lane: key)
-        dispatch.setCurrent(Running(job: job, emitter: next.emitter, runner: id), key)
+        let next = Started(job: job, runner: id, ownLane: false)
+        dispatch.main.current = Running(emitter: job.emitter, runner: id)
         if handingOver {
-          dispatch.setRunner(Runner(id: id, task: Task { await self.run(from: next) }), key)
+          dispatch.main.runner = Runner(id: id, task: Task { await self.run(from: next) })
           return nil
         }
         return next
       }
-      if owns { dispatch.setRunner(nil, key) }
+      if owns { dispatch.main.runner = nil }
+      if !dispatch.retired.isEmpty { dispatch.retired[id] = nil }
+      dispatch.activeWork -= 1
+      if !dispatch.settleWaiters.isEmpty { waiters = dispatch.takeSettleWaiters() }
+      return nil
+    }
+    for waiter in waiters { waiter.resume(returning: false) }
+    return next
+  }
+
+  /// ``finished(_:handingOver:)`` for the job of runner `id` on `lane`, an independent kind's.
+  final func finished(runner id: UInt64, lane key: Event.Kind, handingOver: Bool) -> Started? {
+    var waiters: [CheckedContinuation<Bool, Never>] = []
+    let next = withDispatch { dispatch -> Started? in
+      if dispatch.lanes[key]?.current?.runner == id { dispatch.lanes[key]?.current = nil }
+      let owns = dispatch.lanes[key]?.runner?.id == id
+      if owns, !dispatch.isClosed, let job = dispatch.lanes[key]?.queue.pop() {
+        let next = Started(job: job, runner: id, ownLane: true)
+        dispatch.lanes[key]?.current = Running(emitter: job.emitter, runner: id)
+        if handingOver {
+          dispatch.lanes[key]?.runner = Runner(id: id, task: Task { await self.run(from: next) })
+          return nil
+        }
+        return next
+      }
+      if owns { dispatch.lanes[key]?.runner = nil }
       dispatch.retired[id] = nil
       dispatch.activeWork -= 1
       waiters = dispatch.takeSettleWaiters()
@@ -172,17 +200,14 @@ extension Bloc {
     return next
   }
 
-  func startConcurrent(_ job: Job, _ body: Body, _ dispatch: inout DispatchState) {
+  func startConcurrent(_ job: Job, _ dispatch: inout DispatchState) {
     dispatch.activeWork += 1
-    let emitter = makeEmitter(for: job.event)
+    let emitter = Self.emitter(of: job)
     let task = Task {
-      switch body {
-      case .sync(let handler): self.execute(job, handler: handler, emitter: emitter)
-      case .async(let handler): await self.execute(job, handler: handler, emitter: emitter)
-      }
+      await self.execute(job)
       self.ended(uncounting: 1) { _ = $0.concurrent.removeValue(forKey: job.id) }
     }
-    dispatch.concurrent[job.id] = (job.event.kind, task, emitter)
+    dispatch.concurrent[job.id] = (emitter.event.kind, task, emitter)
   }
 
   /// Tidies up under the lock and uncounts `count` units of work. Inlinable, so that the end

@@ -7,9 +7,9 @@
 
   @inlinable var isEmpty: Bool { head == items.count }
 
-  @inlinable mutating func push(_ item: Element) { items.append(item) }
+  mutating func push(_ item: Element) { items.append(item) }
 
-  @inlinable mutating func pop() -> Element? {
+  mutating func pop() -> Element? {
     guard head < items.count else { return nil }
     let item = items[head]
     head += 1

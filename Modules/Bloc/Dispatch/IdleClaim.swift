@@ -26,15 +26,14 @@ extension Bloc {
         guard let registration = dispatch.registration(for: event.kind),
           registration.startsWhenIdle, case .sync(let found) = registration.body
         else { return nil }
-        dispatch.idleStart = (event.kind, found)
+        dispatch.idleStart = IdleStart(kind: event.kind, handler: found)
         handler = found
       }
       let receipt = isPersisted ? EventReceipt() : nil
       let id = dispatch.nextID()
       dispatch.activeWork += 1
-      let emitter = makeEmitter(for: event)
-      dispatch.main.current = Running(
-        job: Job(id: id, event: event, receipt: receipt), emitter: emitter, runner: id)
+      let emitter = makeEmitter(for: event, body: .sync(handler))
+      dispatch.main.current = Running(emitter: emitter, runner: id)
       dispatch.main.runner = Runner(id: id, task: nil)
       return (handler: handler, emitter: emitter, runner: id, receipt: receipt)
     }
@@ -48,8 +47,7 @@ extension Bloc {
     claim.emitter.finish()
     let changed = claim.emitter.highestSequence
     if changed > 0, isPersisted {
-      concludeWhenStored(
-        Job(id: claim.runner, event: event, receipt: claim.receipt), changed, outcome)
+      concludeWhenStored(event, claim.receipt, changed, outcome)
     } else {
       conclude(event, claim.receipt, outcome)
     }

@@ -30,7 +30,7 @@ import Synchronization
 extension Bloc {
   /// Runs `body` under the dispatch lock, with the order taken from the claimants first and
   /// opened to them again after (see ``LaneGate``). Every section under the lock goes here.
-  @inlinable final func withDispatch<Result>(
+  @inlinable @inline(__always) final func withDispatch<Result>(
     _ body: (inout DispatchState) throws -> Result
   ) rethrows -> Result {
     try dispatch.withLock { dispatch in
@@ -75,7 +75,7 @@ extension Bloc {
 
   /// Claims a free order without the lock; returns the reducer to run, or nil when the order is
   /// not free (then ask the lock).
-  @inlinable final func claimFreeLane() -> (@Sendable (State, Event) throws -> State)? {
+  final func claimFreeLane() -> (@Sendable (State, Event) throws -> State)? {
     guard
       laneGate.compareExchange(
         expected: .free, desired: .inline, ordering: .acquiring
@@ -92,7 +92,7 @@ extension Bloc {
   /// Gives back an order claimed with ``claimFreeLane()``: with no lock unless something
   /// queued or waits meanwhile; then the claimant ends as the records' runner, handing what
   /// queued up to a runner task.
-  @inlinable final func endFreeClaim() {
+  final func endFreeClaim() {
     if laneGate.compareExchange(
       expected: .inline, desired: .free, ordering: .releasing
     ).exchanged {
