@@ -72,6 +72,10 @@ extension EventLoop {
     }
     let connection = io.connection
     let limit = honoringBackpressure ? configuration.maxQueuedBytes : Int.max
+    // The read's bytes are all used and the framer holds nothing (a frame lies in the read
+    // only then): asking it again would find nothing (a call per read). The gate is still
+    // asked, as before, so a pause, a hold or a stop is noted as it was.
+    var drained = false
     while io.isOpen, !io.readingStopped {
       switch connection.readGate(limit: limit) {
       case .proceed: break
@@ -88,6 +92,7 @@ extension EventLoop {
         updateInterest(io)
         return
       }
+      if drained { break }
       // Read where it lies in the read buffer, else (a frame the framer buffered) from the
       // loop's one frame buffer: no copy or allocation per frame. That buffer is the loop's
       // alone (unchecked exclusivity: the framer does not reach it), and moved into a local
@@ -96,6 +101,7 @@ extension EventLoop {
       switch found {
       case .lying(let bytes):
         deliver(bytes, io, connection)
+        drained = used == chunk.count
       case .copied:
         var frame: [UInt8] = []
         swap(&frame, &self.frame)
