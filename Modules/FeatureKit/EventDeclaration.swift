@@ -18,11 +18,9 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// The `type` names, in declaration order.
   public let types: [String]
   /// How events are read from bytes and made, in types that do not depend on `Event`
-  /// (decoding runs no generic code but the makers' closures).
-  let reader: EventReader
-  /// Each declared event's ``EventMaker``, in `cases`' order, as `AnyObject`: found without
-  /// naming a generic type.
-  private let makers: [any AnyObject & Sendable]
+  /// (decoding runs no generic code but the makers' closures): what `decode(_:soleType:)`
+  /// calls, and what a caller keeps that should hold a reference, not the declaration.
+  package let reader: EventReader
   /// The declared event of each case of the enum, by the case's tag (`EnumCases.tag(of:)`);
   /// nil when tags cannot be read (not an enum, or built without reflection metadata), and
   /// then an event's case is found by its name. Of types that do not depend on `Event`, so that the
@@ -42,8 +40,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
     }
     reader = EventReader(
       feature: feature, types: types, byType: byType,
-      fields: cases.map(\.fields))
-    makers = cases.map(\.maker)
+      fields: cases.map(\.fields), makers: cases.map(\.maker))
     if EnumCases.isReadable(Event.self), let names = EnumCases.names(of: Event.self) {
       byTag = names.map { name in TaggedCase(index: byType[name] ?? -1) }
     } else {
@@ -117,17 +114,11 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// ``decode(_:)`` told by the reader of the bytes what it found in passing: the text of the
   /// event's `type` when the event is that member alone, both written as plain text
   /// (`{"type":"increment"}`, the usual event), else nil; the members are then walked. The
-  /// daemon's path for every `send` (its request reader notes the type). Called unspecialised,
-  /// it looks up no generic metadata: the reading is not generic, and the event is made by
-  /// its case's maker (``EventMaker``), whose closures were made where `Event` is known.
-  @usableFromInline
+  /// daemon's path for every `send` (its request reader notes the type), through ``reader``.
   package func decode(
     _ event: JSONCursor, soleType: UnsafeRawBufferPointer?
   ) throws(EventRefusal) -> Event {
-    // The usual event, its `type` alone: no field to look for.
-    if let soleType, let index = reader.index(ofType: soleType) { return try maker(index).make() }
-    let (index, found) = try reader.locateMembers(event)
-    return try maker(index).event(found)
+    try reader.decode(event, soleType: soleType, as: Event.self)
   }
 
   /// The event for a host that has no bytes (`Codable`): `type` with the members `names`
@@ -135,13 +126,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   func decode(
     type: String, names: [String], _ lookup: (String) -> FieldInput?
   ) throws(EventRefusal) -> Event {
-    try maker(reader.index(type: type, names: names)).build(lookup)
-  }
-
-  /// The maker of the declared event at `index` in `cases`, read back as what it is (no
-  /// generic metadata looked up: an object's type is known from itself).
-  private func maker(_ index: Int) -> EventMaker<Event> {
-    unsafeDowncast(makers[index], to: EventMaker<Event>.self)
+    try reader.decode(type: type, names: names, lookup, as: Event.self)
   }
 
   /// What is wrong with this declaration against the enum it declares: a case with no declared

@@ -6,8 +6,9 @@ import WireJSON
 /// no generic code; the event is then made by its case's ``EventMaker``, whose closures were
 /// made where the event's type is known. So the daemon's path for every `send` may call it
 /// unspecialised and look up no generic metadata. A class, so that its functions are handed
-/// one reference, not its fields.
-final class EventReader: Sendable {
+/// one reference, not its fields, and a closure that keeps it keeps no generic value (reading
+/// a captured `EventDeclaration<Event>` looks up that type's metadata).
+package final class EventReader: Sendable {
   /// The feature's name, for messages.
   let feature: String
   /// The `type` names, in declaration order.
@@ -20,19 +21,55 @@ final class EventReader: Sendable {
   let byType: [String: Int]
   /// Each declared event's fields, by index.
   private let fields: [[FieldShape]]
+  /// Each declared event's ``EventMaker``, by index, as `AnyObject`: found without naming a
+  /// generic type.
+  private let makers: [any AnyObject & Sendable]
 
-  init(feature: String, types: [String], byType: [String: Int], fields: [[FieldShape]]) {
+  init(
+    feature: String, types: [String], byType: [String: Int], fields: [[FieldShape]],
+    makers: [any AnyObject & Sendable]
+  ) {
     self.feature = feature
     self.types = types
     typeBytes = types.map { Array($0.utf8) }
     typeNames = typeBytes.map(ShortName.init)
     self.byType = byType
     self.fields = fields
+    self.makers = makers
+  }
+
+  /// `EventDeclaration.decode(_:soleType:)`, for the declaration of `Event` this reader was
+  /// made by: the daemon's path for every `send`. Called unspecialised, it looks up no generic
+  /// metadata: the reading is not generic, and the event is made by its case's maker, whose
+  /// closures were made where `Event` is known.
+  package func decode<Event>(
+    _ event: JSONCursor, soleType: UnsafeRawBufferPointer?, as _: Event.Type
+  ) throws(EventRefusal) -> Event {
+    // The usual event, its `type` alone: no field to look for.
+    if let soleType, let index = index(ofType: soleType) {
+      return try maker(index, Event.self).make()
+    }
+    let (index, found) = try locateMembers(event)
+    return try maker(index, Event.self).event(found)
+  }
+
+  /// The event `type` with the members `names` (other than `type`), each read by `lookup`:
+  /// for a host that has no bytes (`Codable`). Unknown members are refused first.
+  func decode<Event>(
+    type: String, names: [String], _ lookup: (String) -> FieldInput?, as _: Event.Type
+  ) throws(EventRefusal) -> Event {
+    try maker(index(type: type, names: names), Event.self).build(lookup)
+  }
+
+  /// The maker of the declared event at `index`, read back as what it is (no generic
+  /// metadata looked up: an object's type is known from itself).
+  private func maker<Event>(_ index: Int, _: Event.Type) -> EventMaker<Event> {
+    unsafeDowncast(makers[index], to: EventMaker<Event>.self)
   }
 
   /// The index of the declared event `type`, for an event with the members `names` (other
   /// than `type`): for a host that has no bytes (`Codable`). Unknown members are refused.
-  func index(type: String, names: [String]) throws(EventRefusal) -> Int {
+  private func index(type: String, names: [String]) throws(EventRefusal) -> Int {
     guard let index = byType[type] else { throw unknownEvent(type) }
     for name in names where name != "type" && !fields[index].contains(where: { $0.name == name }) {
       throw unknownField(name, of: index)
@@ -42,7 +79,7 @@ final class EventReader: Sendable {
 
   /// The index of the declared event whose `type` is `text`'s bytes, or nil: the usual
   /// event's, its `type` alone (no field to look for).
-  func index(ofType text: UnsafeRawBufferPointer) -> Int? {
+  private func index(ofType text: UnsafeRawBufferPointer) -> Int? {
     for index in typeNames.indices
     where typeNames[index].spells(text, confirm: { text.hasSameBytes(as: typeBytes[index]) }) {
       return index
@@ -57,7 +94,7 @@ final class EventReader: Sendable {
   /// members when `type` comes first and once, as clients write it (its first member tells
   /// the event, the others are its fields); otherwise `type` is looked up first, then the
   /// members are walked again.
-  func locateMembers(
+  private func locateMembers(
     _ event: JSONCursor
   ) throws(EventRefusal) -> (index: Int, found: FoundFields?) {
     var index = -1

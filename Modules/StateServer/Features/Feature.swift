@@ -49,20 +49,17 @@ public final class Feature: Sendable {
   let watchers: WatchHub
   let monitors: MonitorHub
 
-  /// - Parameters:
-  ///   - add: decodes the event object at a cursor (told its `type` when the event is that
-  ///     alone, written plainly: `EventDeclaration.decode(_:soleType:)`) and adds the event to
-  ///     `bloc`, or (when asked to and the bloc can) handles it at once
-  ///     (``Bloc/handleInline(_:)``);
-  ///   - storedSnapshot: the newest stored state, encoded with `codec`: both on every `send`, so
-  ///     built by the caller, where the types are known, to be specialised.
+  /// Called unspecialised (``FeatureRegistry/register(_:_:)`` calls it), so every closure
+  /// made here runs unspecialised; those a `send` runs (decode, then `handleInline` or `add`;
+  /// the turn's read of where the changes stand) name no type generic over the feature's, so
+  /// they look up no generic metadata.
+  ///
+  /// - Parameter storedSnapshot: the newest stored state, encoded with `codec`: built by the
+  ///   caller, where the types are known, to be specialised.
   @usableFromInline
   init<Description: FeatureDescription>(
     _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>,
     codec: StateCodec<Description.State>,
-    add:
-      @escaping @Sendable (JSONCursor, UnsafeRawBufferPointer?, Bool) throws(EventRefusal) ->
-      AddedEvent,
     storedSnapshot: @escaping @Sendable () throws -> StateSnapshot
   ) {
     name = description.name
@@ -79,7 +76,14 @@ public final class Feature: Sendable {
       return try codec.snapshot(current.sequence, current.state)
     }
     // The request's bytes go straight to the declaration: no tree, no second parse.
-    addEvent = add
+    let reader = declaration.reader  // a reference: no generic value captured
+    addEvent = { cursor, soleType, straightThrough throws(EventRefusal) in
+      let event = try reader.decode(cursor, soleType: soleType, as: Description.Event.self)
+      if straightThrough, let done = bloc.handleInline(event) {
+        return .handled(done.outcome, changed: done.changed)
+      }
+      return .queued(bloc.add(event))
+    }
     timeTravel = TimeTravelAccess.make(description, bloc: bloc)
     stored = { sequence, body in bloc.whenStored(sequence, body) }
     storeStatusOf = { sequence in bloc.storeStatus(of: sequence) }
@@ -238,7 +242,6 @@ public final class Feature: Sendable {
 }
 
 /// What ``Feature/add(_:straightThrough:)`` did with an event.
-@usableFromInline
 enum AddedEvent {
   /// Handled at once: its handler's outcome, and the sequence number of its last change that
   /// waits for storage (0: none).

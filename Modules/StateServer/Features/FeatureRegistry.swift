@@ -31,22 +31,16 @@ public final class FeatureRegistry: Sendable {
   public func register<Description: FeatureDescription>(
     _ description: Description.Type, _ bloc: Bloc<Description.Event, Description.State>
   ) {
-    // Built here, inlined into the caller that knows the event and state types, so that the
-    // path every `send` takes (decode, then `add`) is specialised for them.
-    let declaration = Description.Event.declaration
+    // Built here, inlined into the caller that knows the state's type, so that reading the
+    // stored state (`get`) is specialised for it: unspecialised, the bloc's storedSnapshot
+    // looks up generic metadata (StateUpdate, the core's lock) on every call. The path every
+    // `send` takes runs unspecialised (Feature's `add`) at the cost it had specialised.
     let codec = StateCodec<Description.State>()
     // The state's text for clients is the one written to store it: written once.
     bloc.keepStoredText()
     insert(
       Feature(
         description, bloc: bloc, codec: codec,
-        add: { cursor, soleType, straightThrough throws(EventRefusal) in
-          let event = try declaration.decode(cursor, soleType: soleType)
-          if straightThrough, let done = bloc.handleInline(event) {
-            return .handled(done.outcome, changed: done.changed)
-          }
-          return .queued(bloc.add(event))
-        },
         storedSnapshot: {
           // Sequence and state read together, so the state belongs to that number; only a
           // stored state is shown to clients.
