@@ -48,23 +48,19 @@ extension DeclaredEvent {
 
   /// Writes the event as a client sends it, members sorted: `{"type":"set","value":5}`; what
   /// `monitor` shows and the journal stores with each change (``EventDeclaration/write(_:to:)``).
-  /// Inlinable, so that each event type's conformance is specialised: the event is found and
-  /// written by code that is not generic (``EventDeclaration/write(_:to:)``), without looking
-  /// up generic metadata at run time.
+  /// Inlinable, so that each event type's conformance reads its declaration where the type is
+  /// known (unspecialised, reading it would look up the declaration's generic metadata).
   @inlinable
   public func write(to json: inout JSONWriter) throws {
     try writeJSON(into: &json.bytes)
   }
 
-  /// What a persisted bloc stores with a change the event made: the same bytes, appended.
+  /// What a persisted bloc stores with a change the event made: the same bytes, appended
+  /// (``EventDeclaration/write(at:into:)``).
   @inlinable
   public func writeJSON(into bytes: inout [UInt8]) throws {
-    let written = try withUnsafePointer(to: self) { event in
-      try Self.declaration.writers.write(at: UnsafeRawPointer(event), into: &bytes)
-    }
-    if written { return }
-    try JSONWriter.appending(to: &bytes) { json in
-      try Self.declaration.write(self, to: &json, byName: false)
+    try withUnsafePointer(to: self) { event in
+      try Self.declaration.write(at: event, into: &bytes)
     }
   }
 }

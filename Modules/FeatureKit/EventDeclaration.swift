@@ -27,7 +27,7 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// common path runs no generic code.
   let byTag: [TaggedCase]?
   /// How each case is written in code that is not generic, by tag.
-  @usableFromInline let writers: EventWriters
+  let writers: EventWriters
 
   public init(feature: String, _ cases: EventCase<Event>...) {
     self.feature = feature
@@ -59,15 +59,21 @@ public struct EventDeclaration<Event: Sendable>: Sendable {
   /// then bytes written once, without allocating; one with fields reads them back from its
   /// case's payload.
   public func write(_ event: Event, to json: inout JSONWriter) throws {
-    let written = try withUnsafePointer(to: event) { event in
-      try writers.write(at: UnsafeRawPointer(event), into: &json.bytes)
+    try withUnsafePointer(to: event) { event in try write(at: event, into: &json.bytes) }
+  }
+
+  /// Appends the JSON of the event at `event`, as ``write(_:to:)`` writes it, to `bytes`: what
+  /// a persisted bloc stores with a change the event made. An event found by its case's tag
+  /// runs no generic code, so it costs the same called unspecialised.
+  public func write(at event: UnsafePointer<Event>, into bytes: inout [UInt8]) throws {
+    if try writers.write(at: UnsafeRawPointer(event), into: &bytes) { return }
+    try JSONWriter.appending(to: &bytes) { json in
+      try write(event.pointee, to: &json, byName: false)
     }
-    if !written { try write(event, to: &json, byName: false) }
   }
 
   /// ``write(_:to:)``, the declared event found by the case's tag, or, when `byName` or when
   /// tags cannot be read, by the case's name and its payload read with `Mirror`.
-  @usableFromInline
   func write(_ event: Event, to json: inout JSONWriter, byName: Bool) throws {
     guard let index = byName || byTag == nil ? caseIndex(named: event) : caseIndex(of: event)
     else { throw JSONWriter.Unwritable(type: "\(Event.self).\(Self.caseName(event))") }

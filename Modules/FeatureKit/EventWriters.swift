@@ -5,7 +5,6 @@ import WireJSON
 /// (`{"type":"increment"}`), written once when its events are declared and copied in one
 /// piece straight into the buffer's spare capacity; an event with fields by its
 /// ``FieldsWriter`` when its payload can be read in place.
-@usableFromInline
 struct EventWriters: Sendable {
   /// The enum's metadata, as a bit pattern (a pointer is not `Sendable`); 0 when its tags
   /// cannot be read.
@@ -39,7 +38,6 @@ struct EventWriters: Sendable {
 
   /// Appends the JSON of the event at `event`; false, writing nothing, when its case has no
   /// writer here (it is then written the generic way).
-  @usableFromInline
   func write(at event: UnsafeRawPointer, into bytes: inout [UInt8]) throws -> Bool {
     guard let metadata = UnsafeRawPointer(bitPattern: metadata) else { return false }
     let tag = EnumCases.tag(at: event, metadata: metadata)

@@ -21,8 +21,8 @@ public struct StateDeclaration<State: Sendable>: Sendable {
   public let fields: [StateField<State>]
   /// How the fields are written, in order: by name, byte by byte. Of a type that does not
   /// depend on `State`, and stored before `initial`, whose size does: writing a state looks up
-  /// no generic metadata.
-  @usableFromInline let writer: StateWriter
+  /// no generic metadata, even unspecialised.
+  let writer: StateWriter
   public let initial: State
 
   public init(initial: State, _ fields: StateField<State>...) {
@@ -43,9 +43,14 @@ public struct StateDeclaration<State: Sendable>: Sendable {
 
   /// Writes `state` as a JSON object: `{"count":3}`.
   public func write(_ state: State, to json: inout JSONWriter) throws {
-    try withUnsafePointer(to: state) { state in
-      try writer.write(at: UnsafeRawPointer(state), into: &json.bytes)
-    }
+    try withUnsafePointer(to: state) { state in try write(at: state, into: &json.bytes) }
+  }
+
+  /// Appends the JSON object of the state at `state` to `bytes`: what a persisted bloc
+  /// stores. It runs no generic code (the declaration's writer is not generic), so it costs
+  /// the same called unspecialised.
+  public func write(at state: UnsafePointer<State>, into bytes: inout [UInt8]) throws {
+    try writer.write(at: UnsafeRawPointer(state), into: &bytes)
   }
 }
 
@@ -168,18 +173,19 @@ public protocol DeclaredState: Codable, Sendable, Equatable, JSONWritable, Write
 
 extension DeclaredState {
   /// Writes the state (``StateDeclaration/write(_:to:)``). Inlinable, so that each state type's
-  /// conformance is specialised: it hands the state's address to its declaration's writer,
-  /// which is not generic, without looking up generic metadata at run time.
+  /// conformance reads its declaration where the type is known (unspecialised, reading it would
+  /// look up the declaration's generic metadata at run time).
   @inlinable
   public func write(to json: inout JSONWriter) throws {
     try writeJSON(into: &json.bytes)
   }
 
-  /// What a persisted bloc stores: the same bytes, appended.
+  /// What a persisted bloc stores: the same bytes, appended
+  /// (``StateDeclaration/write(at:into:)``).
   @inlinable
   public func writeJSON(into bytes: inout [UInt8]) throws {
     try withUnsafePointer(to: self) { state in
-      try Self.declaration.writer.write(at: UnsafeRawPointer(state), into: &bytes)
+      try Self.declaration.write(at: state, into: &bytes)
     }
   }
 

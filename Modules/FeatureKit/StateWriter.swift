@@ -8,7 +8,6 @@ import WireJSON
 /// The members' keys are one prepared byte run each, `,"name":` (the first one `{"name":`),
 /// in one buffer. A state whose fields are all integers and booleans (the counter's
 /// `{"count":N}`) is written in one piece, straight into the buffer's spare capacity.
-@usableFromInline
 struct StateWriter: Sendable {
   /// Every member's key run, one after another, in the order they are written.
   private let keys: [UInt8]
@@ -72,7 +71,6 @@ struct StateWriter: Sendable {
   }
 
   /// Appends the JSON object of the state at `state` to `bytes`.
-  @usableFromInline
   func write(at state: UnsafeRawPointer, into bytes: inout [UInt8]) throws {
     if let fixed {
       Self.write(state, fixed.members, keys, upTo: fixed.bound, into: &bytes)
