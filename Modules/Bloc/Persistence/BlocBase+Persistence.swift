@@ -39,7 +39,7 @@ extension BlocBase {
   /// bloc.keepStoredText()
   /// let (progress, text) = bloc.storeProgressAndText
   /// ```
-  @usableFromInline package func keepStoredText() {
+  package func keepStoredText() {
     persister?.keepStoredText()
   }
 

@@ -61,5 +61,5 @@ extension BlocBase {
   }
 
   /// The text of the newest stored state when it is kept (``keepStoredText()``).
-  @usableFromInline package var storedText: StoredText? { storeProgressAndText.text }
+  package var storedText: StoredText? { storeProgressAndText.text }
 }

@@ -9,7 +9,6 @@ public struct StateSnapshot: Sendable, Equatable {
   /// Compact JSON (one line, keys sorted), without a trailing newline.
   public let json: [UInt8]
 
-  @usableFromInline
   init(sequence: UInt64, json: [UInt8]) {
     self.sequence = sequence
     self.json = json
@@ -54,13 +53,12 @@ public final class Feature: Sendable {
   /// the turn's read of where the changes stand) name no type generic over the feature's, so
   /// they look up no generic metadata.
   ///
-  /// - Parameter storedSnapshot: the newest stored state, encoded with `codec`: built by the
-  ///   caller, where the types are known, to be specialised.
+  /// - Parameter storedState: the bloc's newest stored state and its sequence number, read
+  ///   together: built by the caller, where the types are known, to be specialised.
   @usableFromInline
   init<Description: FeatureDescription>(
     _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>,
-    codec: StateCodec<Description.State>,
-    storedSnapshot: @escaping @Sendable () throws -> StateSnapshot
+    storedState: @escaping @Sendable () -> (UInt64, Description.State)
   ) {
     name = description.name
     nameBytes = Array(description.name.utf8)
@@ -70,7 +68,17 @@ public final class Feature: Sendable {
     shape = Description.State.shape
     keepsHistory = bloc.keepsHistory
 
-    readStored = storedSnapshot
+    let codec = StateCodec<Description.State>()
+    // The state's text for clients is the one written to store it: written once.
+    bloc.keepStoredText()
+    readStored = {
+      // Only a stored state is shown to clients.
+      let (sequence, state) = storedState()
+      if let text = bloc.storedText, text.sequence == sequence {
+        return StateSnapshot(sequence: text.sequence, json: text.json)
+      }
+      return try codec.snapshot(sequence, state)
+    }
     readCurrent = {
       let current = bloc.currentSnapshot
       return try codec.snapshot(current.sequence, current.state)
@@ -265,33 +273,27 @@ extension WireError {
 /// the newest so each sequence number is written once however many replies and pushes carry
 /// it (a persisted bloc's stored states come from its journal records instead:
 /// ``BlocBase/keepStoredText()``).
-@usableFromInline
 final class StateCodec<S: DeclaredState>: Sendable {
-  @usableFromInline let latest = Locked<StateSnapshot?>(nil)
+  private let latest = Locked<StateSnapshot?>(nil)
 
-  @usableFromInline init() {}
-
-  @inlinable
   func cached(_ sequence: UInt64) -> StateSnapshot? {
     latest.withLock { latest in latest?.sequence == sequence ? latest : nil }
   }
 
   /// A state's JSON, written by its declaration.
-  @usableFromInline
   static func json(_ state: S) throws -> [UInt8] {
     var json = JSONWriter(capacity: 64)
     try state.write(to: &json)
     return json.bytes
   }
 
-  @inlinable
   func snapshot(_ sequence: UInt64, _ state: S) throws -> StateSnapshot {
     if let cached = cached(sequence) { return cached }
     return keep(StateSnapshot(sequence: sequence, json: try Self.json(state)))
   }
 
   /// Keeps `snapshot` unless a newer one is kept; returns it.
-  @usableFromInline @discardableResult
+  @discardableResult
   func keep(_ snapshot: StateSnapshot) -> StateSnapshot {
     latest.withLock { latest in
       if latest.map({ $0.sequence <= snapshot.sequence }) ?? true { latest = snapshot }

@@ -35,20 +35,13 @@ public final class FeatureRegistry: Sendable {
     // stored state (`get`) is specialised for it: unspecialised, the bloc's storedSnapshot
     // looks up generic metadata (StateUpdate, the core's lock) on every call. The path every
     // `send` takes runs unspecialised (Feature's `add`) at the cost it had specialised.
-    let codec = StateCodec<Description.State>()
-    // The state's text for clients is the one written to store it: written once.
-    bloc.keepStoredText()
     insert(
       Feature(
-        description, bloc: bloc, codec: codec,
-        storedSnapshot: {
-          // Sequence and state read together, so the state belongs to that number; only a
-          // stored state is shown to clients.
-          let current = bloc.storedSnapshot
-          if let text = bloc.storedText, text.sequence == current.sequence {
-            return StateSnapshot(sequence: text.sequence, json: text.json)
-          }
-          return try codec.snapshot(current.sequence, current.state)
+        description, bloc: bloc,
+        storedState: {
+          // Sequence and state read together, so the state belongs to that number.
+          let stored = bloc.storedSnapshot
+          return (stored.sequence, stored.state)
         }))
   }
 
