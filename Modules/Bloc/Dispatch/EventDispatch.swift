@@ -40,14 +40,7 @@ extension Bloc {
   func startMainRunnerIfIdle(_ dispatch: inout DispatchState, inline: Inline) -> Started? {
     guard !dispatch.isClosed, dispatch.main.runner == nil, let job = dispatch.main.queue.pop()
     else { return nil }
-    let id = dispatch.nextID()
-    dispatch.activeWork += 1
-    let started = Started(job: job, runner: id, ownLane: false)
-    let runsInline = runsInline(job, inline, &dispatch)
-    dispatch.main.current = Running(emitter: job.emitter, runner: id)
-    dispatch.main.runner = Runner(
-      id: id, task: runsInline ? nil : Task { await self.run(from: started) })
-    return runsInline ? started : nil
+    return startOnIdleLane(job, inline: runsInline(job, inline, &dispatch), &dispatch)
   }
 
   /// Whether `job` may run in the caller that starts it, as `inline` allows.
