@@ -52,7 +52,7 @@ final class ClientSession: Sendable {
       swap(&buffer, &spare)
       let line = produce(outcome, consume buffer)
       connection.queueReply(line)  // copies the line: the buffer is the session's alone again
-      if line.capacity <= 1 << 16 { spare = line }  // a huge state's buffer is not kept
+      if line.isSmallEnoughToKeep { spare = line }
     }
   }
 

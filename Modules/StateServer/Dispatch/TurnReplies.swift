@@ -117,7 +117,7 @@ final class TurnReplies {
         Self.write(list, &written, statistics, &stored, into: &lines)
       }
       if !lines.isEmpty { connections.queueReplies(&lines, at: index) }
-      if lines.capacity <= 1 << 16 { swap(&lines, &self.lines) }  // a huge state's is not kept
+      if lines.isSmallEnoughToKeep { swap(&lines, &self.lines) }
     }
     guard written == replies.count else {
       if written > 0 { replies.removeFirst(written) }

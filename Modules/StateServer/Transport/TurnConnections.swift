@@ -44,10 +44,10 @@ public struct TurnConnections {
       guard io.connection.queuedByteCount == unwritten else { return false }
       if unwritten == 0, io.out.count >= Self.writtenBytesKept {
         io.written = 0
-        if io.out.capacity > 1 << 16 {
-          io.out = []  // a huge state's buffer is not kept
-        } else {
+        if io.out.isSmallEnoughToKeep {
           io.out.removeAll(keepingCapacity: true)
+        } else {
+          io.out = []
         }
       }
       // The loop thread's alone, and nothing `write` calls touches it.
