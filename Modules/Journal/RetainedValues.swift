@@ -98,11 +98,10 @@ struct RetainedValues: Sendable {
         }
       }
     }
-    // The dropped ones keep their slots at the front, in the ring's order: the oldest comes
-    // next, as before, and the caller overwrites it.
-    let front = (0..<dropped).map { spans[(oldest + $0) % old] }
+    // The dropped ones keep (empty) slots at the front: the oldest comes next, as before, and
+    // the caller overwrites it.
     bytes = ring
-    spans = front.map { _ in 0..<0 } + moved
+    spans = Array(repeating: 0..<0, count: dropped) + moved
     oldest = 0
     return used
   }
