@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 // The Bloc workspace: a BLoC state library for Swift on Linux, three feature
 // modules, and a daemon (`stated`) with its CLI (`statectl`).
 //
@@ -7,6 +7,13 @@
 // JSON values, cursor and writer) only; Wire (framing, messages, the client) builds on WireJSON
 // and re-exports it. Both are Foundation-free.
 import PackageDescription
+
+/// Release builds of the libraries optimise across module boundaries: a generic of BlocCore is
+/// specialised in the module that uses it (a feature's bloc in the daemon, a user's in their
+/// app) without `@inlinable` or `@usableFromInline` on its internals.
+let crossModule: [SwiftSetting] = [
+  .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
+]
 
 let package = Package(
   name: "bloc-workspace",
@@ -143,3 +150,7 @@ let package = Package(
       path: "Tests/DaemonTests"),
   ]
 )
+
+for target in package.targets where target.type == .regular {
+  target.swiftSettings = (target.swiftSettings ?? []) + crossModule
+}

@@ -1,4 +1,5 @@
 import FeatureKit
+
 /// Where a search looks for apps.
 ///
 /// ```swift

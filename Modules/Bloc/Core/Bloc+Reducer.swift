@@ -28,7 +28,6 @@ extension Bloc {
   ///   - name: for logs and errors; the type's name when nil.
   ///   - reduce: the next state for an event, or the error that refuses it. Read what else it
   ///     needs (rules, settings) when called, not once at creation.
-  @inlinable
   public convenience init<Failure: Error>(
     initialState: State, clock: any Clock<Duration> = ContinuousClock(),
     history: HistoryLimit? = nil, persistence: Persistence<State>? = nil, name: String? = nil,
@@ -50,11 +49,10 @@ extension Bloc {
   /// ```
   /// Call it at most once, before adding events.
   ///
-  /// Inlinable, so that the handler wrapping `reduce` is compiled in the caller's module,
-  /// specialised for its event and state types: every change a reducer makes runs
-  /// ``Emitter/update(_:)`` and the bloc's internal `apply` without a runtime generic metadata
-  /// lookup (unspecialised, about a third of their cost).
-  @inlinable
+  /// In a release build the handler wrapping `reduce` is specialised in the caller's module
+  /// for its event and state types (cross-module optimisation): every change a reducer makes
+  /// runs ``Emitter/update(_:)`` and the bloc's internal `apply` without a runtime generic
+  /// metadata lookup (unspecialised, about a third of their cost).
   public func reduce<Failure: Error>(
     _ reduce: @escaping @Sendable (State, Event) throws(Failure) -> State
   ) {
@@ -68,7 +66,7 @@ extension Bloc {
   }
 
   /// Registers `registration` as the reducer's (``reduce(_:)``).
-  @usableFromInline final func register(_ registration: Registration) {
+  final func register(_ registration: Registration) {
     let registered = withDispatch { dispatch -> Bool in
       if dispatch.reducer != nil { return false }
       dispatch.reducer = registration

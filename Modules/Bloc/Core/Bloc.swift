@@ -47,14 +47,14 @@ open class Bloc<Event: BlocEvent, State: Sendable & Equatable>: BlocBase<State>,
   public let clock: any Clock<Duration>
   let defaultTransformer: EventTransformer
   /// The dispatch records; every section under this lock goes through ``withDispatch(_:)``.
-  @usableFromInline let dispatch = Locked(DispatchState())
+  let dispatch = Locked(DispatchState())
   /// Who decides about the bloc's order: the lock's records, or a claimant without the lock
   /// (``LaneGate``).
-  @usableFromInline let laneGate = Atomic<LaneGate>(.locked)
+  let laneGate = Atomic<LaneGate>(.locked)
   /// The reducer a claimant of the free order runs: set under the lock before the gate opens,
   /// cleared under it once closed, never changed while the order is claimed (``LaneGate``):
   /// the gate keeps accesses apart, so the runtime need not check them.
-  @usableFromInline @exclusivity(unchecked)
+  @exclusivity(unchecked)
   var freeReducer: (@Sendable (State, Event) throws -> State)?
   private let givenName: String?
   /// Whether this is a plain `Bloc`, not a subclass that may override the hooks: decided once,

@@ -11,7 +11,7 @@ import Synchronization
 extension BlocBase {
   /// Applies `next` if it differs from the current state. Returns the new sequence number, or
   /// nil when equal. After close, reports and throws ``BlocError/emitAfterClose(bloc:)``.
-  @inlinable @discardableResult
+  @discardableResult
   final func apply(
     _ next: State, recordHistory: Bool = true, cause: () -> ChangeCause = { .emit },
     announce: (Change<State>) -> Void = { _ in }
@@ -31,7 +31,7 @@ extension BlocBase {
   /// `cause` is asked only when the storage keeps every change (``keepsEveryChange``).
   /// `tellsChange` false skips ``onChange(_:)``: for a caller that knows the hook is not
   /// overridden and that no observer wants it (``Bloc/handleInline(_:)``).
-  @inlinable @discardableResult
+  @discardableResult
   final func apply(
     recordHistory: Bool = true, reportingClose: Bool = true,
     cause: () -> ChangeCause = { .emit },
@@ -142,14 +142,14 @@ extension BlocBase {
   }
 
   /// Reports an emit after close and returns the error to throw.
-  @usableFromInline func refuseEmitAfterClose() -> BlocError {
+  func refuseEmitAfterClose() -> BlocError {
     let error = BlocError.emitAfterClose(bloc: name)
     reportError(error)
     return error
   }
 
   /// Shows a change to the test taps.
-  @usableFromInline func tell(_ taps: [TapEntry], _ change: Change<State>) {
+  func tell(_ taps: [TapEntry], _ change: Change<State>) {
     for entry in taps { entry.tap(.change(change)) }
   }
 }

@@ -4,24 +4,22 @@ import Synchronization
 /// hooks and observers, optional undo/redo and persistence, and `close()`.
 open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // state behind locks
   /// A test tap (opaque to inlined code: ``Tap`` is SPI).
-  @usableFromInline struct TapEntry {
+  struct TapEntry {
     let token: ObserverToken
     let tap: @Sendable (Tap<State>) -> Void
   }
 
-  // The fields a change touches are @usableFromInline: the change path is @inlinable, so that
-  // a client module specialises it for its own state type (no runtime generic metadata lookup).
-  @usableFromInline struct Core {
-    @usableFromInline var state: State
-    @usableFromInline var sequence: UInt64 = 0
-    @usableFromInline var isClosed = false
-    @usableFromInline var waiters: [Waiter] = [] {
+  struct Core {
+    var state: State
+    var sequence: UInt64 = 0
+    var isClosed = false
+    var waiters: [Waiter] = [] {
       didSet { hasWaiters = !waiters.isEmpty }
     }
-    @usableFromInline var taps: [TapEntry] = [] {
+    var taps: [TapEntry] = [] {
       didSet { hasTaps = !taps.isEmpty }
     }
-    @usableFromInline var listeners: [Listener<State>] = [] {
+    var listeners: [Listener<State>] = [] {
       didSet { hasListeners = !listeners.isEmpty }
     }
     /// `!listeners.isEmpty`, readable from unspecialised code without the array's metadata
@@ -32,14 +30,14 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     /// `!taps.isEmpty`.
     var hasTaps = false
     /// The newest stored state's number, for a persisted bloc; nil without persistence.
-    @usableFromInline var storedSequence: UInt64?
+    var storedSequence: UInt64?
     /// The newest stored state, for a persisted bloc: what listeners see (BlocBase+Persistence).
     /// Without persistence the initial state, never read. Kept apart from its number, not as a
     /// `StateUpdate<State>?`: the writer publishes a stored state from unspecialised code,
     /// where each of those generic types costs a runtime metadata lookup per change.
-    @usableFromInline var storedState: State
+    var storedState: State
     /// The newest stored state with its number, for a persisted bloc.
-    @inlinable var stored: StateUpdate<State>? {
+    var stored: StateUpdate<State>? {
       guard let storedSequence else { return nil }
       return StateUpdate(sequence: storedSequence, state: storedState)
     }
@@ -54,24 +52,24 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     }
   }
 
-  @usableFromInline let core: Locked<Core>
+  let core: Locked<Core>
   /// Where the core's fields lie, for code that runs unspecialised (``StoredSlot``).
   let slot: StoredSlot
   /// The undo and redo stacks, when the bloc keeps history: under the core's lock.
-  @usableFromInline let history: History<State>?
+  let history: History<State>?
   /// Guarded by the core's lock (``PersisterCore``): its methods called under `core.withLock`
   /// take no lock.
-  @usableFromInline let persister: Persister<State>?
+  let persister: Persister<State>?
   /// Whether changes are stored (`persister != nil`), readable from inlined code.
-  @usableFromInline let isPersisted: Bool
+  let isPersisted: Bool
   /// Whether each change is noted with its cause for the storage's history
   /// (``Persister/keepsEveryChange``).
-  @usableFromInline let keepsEveryChange: Bool
+  let keepsEveryChange: Bool
   /// Numbers the subscribers' waits, without taking the state's lock.
   let waiterIDs = Atomic<UInt64>(0)
   /// The sequence as of the last change: lets a subscriber that fell behind see it without
   /// waiting (a hint; the state's lock decides).
-  @usableFromInline let published: PublishedSequence
+  let published: PublishedSequence
   /// This bloc's own observers (``addObserver(_:)``).
   private let ownObservers = ObserverList()
 
@@ -152,7 +150,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   open var name: String { String(describing: type(of: self)) }
 
   /// The current state.
-  @inlinable public final var state: State { core.withLock { $0.state } }
+  public final var state: State { core.withLock { $0.state } }
 
   /// The number of the current state: grows by one with every change. A persisted bloc stores
   /// it with the state and continues from it when created again (a fresh store starts at 0).
@@ -232,7 +230,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   }
 
   /// Every error goes through here: taps first (they cannot be overridden away), then `onError`.
-  @usableFromInline func reportError(_ error: any Error) {
+  func reportError(_ error: any Error) {
     for entry in core.withLock({ $0.taps }) { entry.tap(.error(error)) }
     onError(error)
   }

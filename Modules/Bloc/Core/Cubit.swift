@@ -16,7 +16,7 @@ open class Cubit<State: Sendable & Equatable>: BlocBase<State>,
   @unchecked Sendable  // adds no state to BlocBase's, which is behind its lock
 {
   /// Makes `state` the current state if it differs.
-  @inlinable public final func emit(_ state: State) throws {
+  public final func emit(_ state: State) throws {
     try apply(state)
   }
 }

@@ -58,7 +58,7 @@ public final class EventReceipt: Sendable {
   // toolchain's uninstrumented Mutex synchronise, and reports its users as racing.
   private let slot: Locked<Slot>
 
-  @usableFromInline init() { slot = Locked(.pending(first: nil, more: [])) }
+  init() { slot = Locked(.pending(first: nil, more: [])) }
 
   private init(resolved outcome: EventOutcome) { slot = Locked(.resolved(outcome)) }
 
@@ -68,7 +68,7 @@ public final class EventReceipt: Sendable {
 
   /// A receipt already resolved with `outcome`: shared for every outcome but a failure, so an
   /// event handled inline costs no receipt allocation.
-  @usableFromInline static func resolved(_ outcome: EventOutcome) -> EventReceipt {
+  static func resolved(_ outcome: EventOutcome) -> EventReceipt {
     switch outcome {
     case .handled: return handled
     case .dropped: return dropped
@@ -115,7 +115,7 @@ public final class EventReceipt: Sendable {
   }
 
   /// Resolves once; later calls are ignored.
-  @usableFromInline func resolve(_ outcome: EventOutcome) {
+  func resolve(_ outcome: EventOutcome) {
     let (first, more): (Waiter?, [Waiter]) = slot.withLock { slot in
       guard case .pending(let first, let more) = slot else { return (nil, []) }
       slot = .resolved(outcome)

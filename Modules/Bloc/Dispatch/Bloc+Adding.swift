@@ -5,7 +5,7 @@ extension Bloc {
   /// (including, for a persisted bloc, when its changes are stored); or ignore it.
   ///
   /// A synchronous handler (one that never awaits) on an idle bloc runs before `add` returns.
-  @inlinable @discardableResult
+  @discardableResult
   public final func add(_ event: Event) -> EventReceipt {
     onEvent(event)
     // The usual case, a synchronous handler on an idle bloc: claimed and run here.
@@ -19,7 +19,7 @@ extension Bloc {
   /// ``add(_:)`` when the bloc is busy, the handler may suspend or has a transformer of its
   /// own, or (`fromHold`) the admission of an event a test harness held: the event is
   /// admitted (EventAdmission.swift), and run here when it may be.
-  @usableFromInline final func addQueued(_ event: Event, fromHold: Bool) -> EventReceipt {
+  final func addQueued(_ event: Event, fromHold: Bool) -> EventReceipt {
     let (receipt, inline) = admit(event, inline: .synchronous, fromHold: fromHold, announced: true)
     if let inline, case .sync(let handler) = Self.emitter(of: inline.job).body {
       let outcome = execute(inline.job, handler: handler)
@@ -37,7 +37,7 @@ extension Bloc {
   /// ```
   /// When the bloc is idle, the handler runs in the caller's task (no task spawned, no thread
   /// hop), unless something can cancel it (restartable, paced, or named in a `cancels:`).
-  @inlinable @discardableResult
+  @discardableResult
   public final func send(_ event: Event) async -> EventOutcome {
     onEvent(event)
     // A synchronous handler on an idle bloc, as in `add`: claimed and run here.
@@ -51,7 +51,7 @@ extension Bloc {
 
   /// ``send(_:)`` when the bloc is busy, the handler may suspend or has a transformer of its
   /// own: the event is admitted, and run in the caller's task when nothing can cancel it.
-  @usableFromInline final func sendQueued(_ event: Event) async -> EventOutcome {
+  final func sendQueued(_ event: Event) async -> EventOutcome {
     let (receipt, inline) = admit(event, inline: .any, announced: true)
     var outcome: EventOutcome?
     if let inline {

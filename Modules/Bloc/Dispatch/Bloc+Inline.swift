@@ -16,7 +16,6 @@ extension Bloc {
   /// Not inlined into its caller: it runs unspecialised, and the usual case (a reducer, no
   /// observer) names no type generic over the bloc's (``BlocBase/applyQuietly(_:_:)``),
   /// so it costs no runtime generic metadata lookup.
-  @usableFromInline
   package final func handleInline(_ event: Event) -> (outcome: EventOutcome, changed: UInt64)? {
     guard isPlain else { return nil }
     // Usually none: then not even the hooks' sets are looked up (global constants).

@@ -37,7 +37,7 @@ extension Bloc {
   }
 
   /// ``outcome(of:handler:emitter:)`` for an event with no job.
-  @inlinable final func outcome(
+  final func outcome(
     of event: Event, handler: SyncHandler, emitter: Emitter<State>
   ) -> EventOutcome {
     do {
@@ -73,7 +73,7 @@ extension Bloc {
   }
 
   /// Concludes `event` (answering `receipt`) once the change of sequence `changed` is stored.
-  @inlinable final func concludeWhenStored(
+  final func concludeWhenStored(
     _ event: Event, _ receipt: EventReceipt?, _ changed: UInt64, _ outcome: EventOutcome
   ) {
     guard let persister else { return conclude(event, receipt, outcome) }
@@ -109,7 +109,7 @@ extension Bloc {
   }
 
   /// The emitter of `event`, to be handled by `body`.
-  @inlinable final func makeEmitter(for event: Event, body: Body) -> JobEmitter<Event, State> {
+  final func makeEmitter(for event: Event, body: Body) -> JobEmitter<Event, State> {
     JobEmitter(bloc: self, event: event, body: body) { bloc, event, change in
       bloc.onTransition(Transition(current: change.current, event: event, next: change.next))
     }
@@ -132,8 +132,7 @@ extension Bloc {
     unsafeDowncast(running.emitter, to: Emitter<State>.self)
   }
 
-  @inlinable final func conclude(_ event: Event, _ receipt: EventReceipt?, _ outcome: EventOutcome)
-  {
+  final func conclude(_ event: Event, _ receipt: EventReceipt?, _ outcome: EventOutcome) {
     onDone(event, outcome: outcome)
     receipt?.resolve(outcome)
   }

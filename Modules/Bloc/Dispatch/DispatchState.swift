@@ -5,32 +5,29 @@
 /// The records hold no value whose layout depends on the bloc's types (jobs and lanes are
 /// Job.swift's, registrations are boxed or behind dictionaries), so that the queued path, compiled
 /// once for every event and state type, reaches them with no runtime generic metadata lookup.
-/// What the inlined idle path (IdleClaim.swift, Bloc+Inline.swift) touches is
-/// `@usableFromInline`.
 extension Bloc {
   /// A handler as registered: suspending or not.
-  @usableFromInline enum Body: Sendable {
+  enum Body: Sendable {
     case async(Handler)
     case sync(SyncHandler)
   }
 
-  @usableFromInline struct Registration {
-    @usableFromInline let body: Body
+  struct Registration {
+    let body: Body
     let transformer: EventTransformer
     /// Kinds whose earlier events (running, queued or waiting on a timer) an event of this kind
     /// cancels when it is added.
     let cancels: Set<Event.Kind>
     /// Sequential or droppable, cancelling nothing: on an idle bloc such an event simply
     /// starts (``Bloc/admit(_:inline:)``).
-    @usableFromInline let startsWhenIdle: Bool
+    let startsWhenIdle: Bool
     /// Sequential, cancelling nothing: on a busy bloc such an event simply joins the queue.
     let queuesWhenBusy: Bool
     /// The reducer itself, for the reducer's registration (``Bloc/reduce(_:)``): an event
     /// handled straight through (``Bloc/handleInline(_:)``) is reduced under the state's lock
     /// with no emitter.
-    @usableFromInline let reduce: (@Sendable (State, Event) throws -> State)?
+    let reduce: (@Sendable (State, Event) throws -> State)?
 
-    @usableFromInline
     init(
       body: Body, transformer: EventTransformer, cancels: Set<Event.Kind>,
       reduce: (@Sendable (State, Event) throws -> State)? = nil
@@ -82,11 +79,11 @@ extension Bloc {
   }
 
   /// ``DispatchState/idleStart``'s box.
-  @usableFromInline final class IdleStart {
-    @usableFromInline let kind: Event.Kind
-    @usableFromInline let handler: SyncHandler
+  final class IdleStart {
+    let kind: Event.Kind
+    let handler: SyncHandler
 
-    @usableFromInline init(kind: Event.Kind, handler: @escaping SyncHandler) {
+    init(kind: Event.Kind, handler: @escaping SyncHandler) {
       self.kind = kind
       self.handler = handler
     }
@@ -110,11 +107,11 @@ extension Bloc {
     let remaining: @Sendable () -> Duration
   }
 
-  @usableFromInline struct DispatchState {
-    @usableFromInline var handlers: [Event.Kind: Registration] = [:]
+  struct DispatchState {
+    var handlers: [Event.Kind: Registration] = [:]
     /// The reducer's handler (``Bloc/reduce(_:)``): takes, in order, every event whose kind has
     /// no handler of its own.
-    @usableFromInline var reducer: Registration?
+    var reducer: Registration?
     /// The registrations again, each boxed with its kind (a `Handling`), and the reducer's:
     /// what ``Bloc/handling(of:_:)`` scans, without hashing a kind or a runtime metadata lookup
     /// (a bloc has a few kinds).
@@ -122,16 +119,16 @@ extension Bloc {
     var reducerHandling: AnyObject?
     /// Every event goes to the reducer (no kind has a handler of its own): the order may be
     /// claimed without the lock while idle (``LaneGate``). Stays true once closed.
-    @usableFromInline var reducerOnly = false
+    var reducerOnly = false
     /// Kinds whose running handler something can cancel (restartable, debounce, throttle, or
     /// named in a `cancels:`); `send` never runs those in the caller's task.
     var cancellable: Set<Event.Kind> = []
     /// The bloc's order, which every event joins but `.concurrent` and `.independent` ones.
-    @usableFromInline var main = Lane()
+    var main = Lane()
     /// The lanes of `.independent` kinds.
     var lanes: [Event.Kind: Lane] = [:]
     /// Runners that lost the queue to a cancellation and are winding down, by id.
-    @usableFromInline var retired: [UInt64: Task<Void, Never>] = [:]
+    var retired: [UInt64: Task<Void, Never>] = [:]
     var concurrent: [UInt64: (kind: Event.Kind, task: Task<Void, Never>, emitter: Emitter<State>)] =
       [:]
     var pacings: [Event.Kind: Pacing] = [:]
@@ -141,29 +138,29 @@ extension Bloc {
     /// Units of work started and not yet ended: the queue's runner (however many jobs it takes),
     /// a retired runner, a concurrent job, a wait for storage. Queued jobs are not counted, so a
     /// runner asleep on the clock is exactly one sleeper.
-    @usableFromInline var activeWork = 0
-    @usableFromInline var settleWaiters: [CheckedContinuation<Bool, Never>] = []
-    @usableFromInline var isClosed = false
-    @usableFromInline var lastID: UInt64 = 0
+    var activeWork = 0
+    var settleWaiters: [CheckedContinuation<Bool, Never>] = []
+    var isClosed = false
+    var lastID: UInt64 = 0
     /// Events added while a test harness holds them (``Bloc/holdEvents()``), in order; nil
     /// when not holding, as always outside tests.
-    @usableFromInline var held: [Job]?
+    var held: [Job]?
     /// The kind whose synchronous, in-order handler ``Bloc/claimIdleLane(for:)`` found last,
     /// with that handler: the usual next event is of the same kind, and comparing kinds costs
     /// far less than hashing one and copying its registration out of `handlers`. Cleared when
     /// a handler is registered and when the handlers are released. Boxed, so that the records'
     /// layout does not depend on the event's kind type.
-    @usableFromInline var idleStart: IdleStart?
+    var idleStart: IdleStart?
 
     init() {}
 
     /// The handler of `kind`'s events: its own, else the reducer. A bloc with only a reducer
     /// never computes the kind.
-    @inlinable func registration(for kind: @autoclosure () -> Event.Kind) -> Registration? {
+    func registration(for kind: @autoclosure () -> Event.Kind) -> Registration? {
       handlers.isEmpty ? reducer : handlers[kind()] ?? reducer
     }
 
-    @inlinable @inline(__always) mutating func nextID() -> UInt64 {
+    @inline(__always) mutating func nextID() -> UInt64 {
       lastID &+= 1
       return lastID
     }
@@ -237,7 +234,7 @@ extension Bloc.DispatchState {
   }
 
   /// Settle waiters re-check on wake, so waking them on any progress is enough.
-  @inlinable @inline(__always)
+  @inline(__always)
   mutating func takeSettleWaiters() -> [CheckedContinuation<Bool, Never>] {
     let waiters = settleWaiters
     settleWaiters = []

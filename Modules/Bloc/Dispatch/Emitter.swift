@@ -18,18 +18,18 @@ import Synchronization
 ///   `Task` the handler did not await. It is dropped and reported to `onError` as
 ///   ``BlocError/emitAfterHandlerDone(bloc:event:)``.
 ///
-/// Reading and emitting are `@inlinable` and final, so a handler compiled in another module
-/// reaches the bloc's state through code specialised for its own types.
+/// Reading and emitting are final, so a handler compiled in another module reaches the bloc's
+/// state through code specialised for its own types (release builds optimise across modules).
 public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // atomics and lets only
   // The class is not open; its only subclass (JobEmitter) adds immutable or weak references.
   /// ``Phase/active`` until the handler finishes or is cancelled, whichever comes first.
-  @usableFromInline let phase = Atomic<UInt8>(Phase.active)
-  @usableFromInline let lastSequence = Atomic<UInt64>(0)
+  let phase = Atomic<UInt8>(Phase.active)
+  let lastSequence = Atomic<UInt64>(0)
   // How many `forEach` loops are running: one still running when the handler returns was not
   // awaited, a misuse the bloc reports.
   private let loops = Atomic<Int>(0)
   /// The bloc whose state this emitter changes.
-  @usableFromInline let owner: BlocBase<State>
+  let owner: BlocBase<State>
 
   init(owner: BlocBase<State>) { self.owner = owner }
 
@@ -37,15 +37,15 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   public var clock: any Clock<Duration> { fatalError("subclass") }
 
   /// The bloc's current state.
-  @inlinable public final var state: State { owner.state }
+  public final var state: State { owner.state }
 
   /// Whether emits still take effect (false once the handler finished or was cancelled).
-  @inlinable public final var isActive: Bool {
+  public final var isActive: Bool {
     phase.load(ordering: .acquiring) == Phase.active
   }
 
   /// Emits `state` if the handler is still active and `state` differs from the current one.
-  @inlinable public final func callAsFunction(_ state: State) {
+  public final func callAsFunction(_ state: State) {
     guard isActive else {
       reportDropped()
       return
@@ -65,7 +65,7 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   /// ```
   /// `body` runs under the lock: keep it quick, and do not touch the bloc from it. If it throws,
   /// nothing is emitted and the error is rethrown. An unchanged state is not a change.
-  @inlinable public final func update<Failure: Error>(
+  public final func update<Failure: Error>(
     _ body: (inout State) throws(Failure) -> Void
   )
     throws(Failure)
@@ -123,37 +123,36 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   /// Applies the state `compute` derives from the current one; nil when unchanged or refused.
   /// An emit that finds the bloc closed comes from a handler `close()` is cancelling (it
   /// cancels every running one), so it is dropped silently, like any emit after cancellation.
-  @inlinable final func apply(_ compute: (State) -> State) -> UInt64? {
+  final func apply(_ compute: (State) -> State) -> UInt64? {
     try? owner.apply(
       reportingClose: false, cause: { self.cause }, announce: { self.announce($0) }, compute)
   }
 
   /// Why this emitter's changes are made: the event its handler handles.
-  @usableFromInline var cause: ChangeCause { .emit }
+  var cause: ChangeCause { .emit }
 
   /// Tells the bloc's hooks of a change this emitter made, before `onChange`.
-  @usableFromInline func announce(_ change: Change<State>) {}
+  func announce(_ change: Change<State>) {}
   /// Reports an emit dropped because the emitter is done; silent when it was cancelled.
-  @usableFromInline func reportDropped() {}
+  func reportDropped() {}
   func reportMisusedLoop() {}
   /// Whether a `forEach` loop is still running.
   var isLooping: Bool { loops.load(ordering: .relaxed) > 0 }
   /// The handler finished (returned or threw): a later emit is reported.
-  @inlinable final func finish() { end(as: Phase.finished) }
+  final func finish() { end(as: Phase.finished) }
   /// The handler was cancelled: a later emit is dropped silently.
   final func cancel() { end(as: Phase.cancelled) }
   /// Whether the emitter was cancelled (rather than finished, or still active).
   final var wasCancelled: Bool { phase.load(ordering: .acquiring) == Phase.cancelled }
 
   /// The first end wins: a cancelled handler that then returns stays cancelled.
-  @inlinable final func end(as ended: UInt8) {
+  final func end(as ended: UInt8) {
     _ = phase.compareExchange(expected: Phase.active, desired: ended, ordering: .releasing)
   }
-  @inlinable final var highestSequence: UInt64 { lastSequence.load(ordering: .relaxed) }
+  final var highestSequence: UInt64 { lastSequence.load(ordering: .relaxed) }
 }
 
 /// The emitter of one job of a ``Bloc``: knows the event, for transitions and error reports.
-@usableFromInline
 final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<State>,
   @unchecked Sendable  // adds only lets
 {
@@ -171,7 +170,7 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
   /// is wanted, see ``announce(_:)``).
   private let transition: @Sendable (Bloc<Event, State>, Event, Change<State>) -> Void
 
-  @usableFromInline init(
+  init(
     bloc: Bloc<Event, State>, event: Event, body: Bloc<Event, State>.Body,
     transition: @escaping @Sendable (Bloc<Event, State>, Event, Change<State>) -> Void
   ) {
@@ -210,8 +209,8 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
 }
 
 /// The phases of an ``Emitter``, as raw values for its atomic.
-@usableFromInline enum Phase {
-  @usableFromInline static let active: UInt8 = 0
-  @usableFromInline static let finished: UInt8 = 1
+enum Phase {
+  static let active: UInt8 = 0
+  static let finished: UInt8 = 1
   static let cancelled: UInt8 = 2
 }

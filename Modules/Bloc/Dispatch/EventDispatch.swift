@@ -11,10 +11,9 @@ import Synchronization
 /// has finished. A cancelled handler counts as finished: its emitter is closed at once, and the
 /// queue moves on while it winds down.
 ///
-/// Only the end of a job `add` ran in its caller (``endInlineRunner(_:)``) is `@inlinable`: the
-/// rest is compiled once, for every event and state type, and touches no type nested in the
-/// generic `Bloc` whose layout depends on them (Job.swift), so that it needs no runtime generic
-/// metadata lookup per event.
+/// None of it touches a type nested in the generic `Bloc` whose layout depends on the bloc's
+/// types (Job.swift), so that, where it runs unspecialised (a generic caller), it needs no
+/// runtime generic metadata lookup per event.
 extension Bloc {
   /// When no runner owns the lane and a job waits, takes it: for the caller to run inline when
   /// `inline` allows, else on a new runner task. The bloc's own lane (nil) is changed in
@@ -103,7 +102,7 @@ extension Bloc {
   /// ``finishedInline(_:)`` for runner `id` of the bloc's own lane, the usual end of a job run
   /// in the caller: one section that hands nothing out when nothing queued meanwhile, else
   /// ``finishedOnMain(runner:handingOver:)`` hands the queue over.
-  @inlinable final func endInlineRunner(_ id: UInt64) {
+  final func endInlineRunner(_ id: UInt64) {
     var waiters: [CheckedContinuation<Bool, Never>] = []
     let ended = withDispatch { dispatch -> Bool in
       // A claimant of the free order ending through the lock: the records decide again.
@@ -124,7 +123,7 @@ extension Bloc {
 
   /// Hands the bloc's queue, which filled while runner `id` ran a job in the caller, to a
   /// runner task.
-  @usableFromInline final func handOverMain(runner id: UInt64) {
+  final func handOverMain(runner id: UInt64) {
     _ = finishedOnMain(runner: id, handingOver: true)
   }
 
@@ -203,9 +202,8 @@ extension Bloc {
     dispatch.concurrent[job.id] = (emitter.event.kind, task, emitter)
   }
 
-  /// Tidies up under the lock and uncounts `count` units of work. Inlinable, so that the end
-  /// of a wait for storage (``workEnded()``) is specialised.
-  @inlinable @discardableResult
+  /// Tidies up under the lock and uncounts `count` units of work.
+  @discardableResult
   func ended<T: Sendable>(
     uncounting count: Int, _ tidy: @Sendable (inout DispatchState) -> T
   ) -> T {
@@ -219,5 +217,5 @@ extension Bloc {
   }
 
   /// Called once per wait for storage when it ends.
-  @inlinable func workEnded() { ended(uncounting: 1) { _ in } }
+  func workEnded() { ended(uncounting: 1) { _ in } }
 }

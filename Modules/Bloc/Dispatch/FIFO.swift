@@ -1,11 +1,11 @@
 /// A first-in first-out queue with O(1) amortised push and pop.
-@usableFromInline struct FIFO<Element> {
-  @usableFromInline var items: [Element] = []
-  @usableFromInline var head = 0
+struct FIFO<Element> {
+  var items: [Element] = []
+  var head = 0
 
-  @inlinable init() {}
+  init() {}
 
-  @inlinable var isEmpty: Bool { head == items.count }
+  var isEmpty: Bool { head == items.count }
 
   mutating func push(_ item: Element) { items.append(item) }
 

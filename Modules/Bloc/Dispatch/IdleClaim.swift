@@ -6,7 +6,7 @@ extension Bloc {
   /// claimed while idle (``claimIdleLane(for:)``): a few words, so that handing it out of the
   /// lock copies no job. The receipt is nil for an unpersisted bloc (the outcome is final on
   /// return). A tuple: inlined code reaches its parts with no annotated names.
-  @usableFromInline typealias IdleClaim = (
+  typealias IdleClaim = (
     handler: SyncHandler, emitter: Emitter<State>, runner: UInt64, receipt: EventReceipt?
   )
 
@@ -14,7 +14,7 @@ extension Bloc {
   /// and open, nothing is held, and the event's handler is synchronous and in order
   /// (sequential or droppable, cancelling nothing). What ``admit(_:inline:fromHold:announced:)``
   /// does in that case, in one trip to the lock, without a job or a `Started` record to copy.
-  @inlinable final func claimIdleLane(for event: Event) -> IdleClaim? {
+  final func claimIdleLane(for event: Event) -> IdleClaim? {
     withDispatch { dispatch -> IdleClaim? in
       guard !dispatch.isClosed, dispatch.held == nil, dispatch.main.runner == nil,
         dispatch.main.queue.isEmpty
@@ -42,7 +42,7 @@ extension Bloc {
   /// Runs the event `claim` was made for and concludes it, as a started job that ran inline
   /// is (``execute(_:handler:emitter:)``, then ``finishedInline(_:)``); returns the handler's
   /// outcome (final unless the claim's receipt waits for storage).
-  @inlinable final func runClaimed(_ event: Event, _ claim: IdleClaim) -> EventOutcome {
+  final func runClaimed(_ event: Event, _ claim: IdleClaim) -> EventOutcome {
     let outcome = outcome(of: event, handler: claim.handler, emitter: claim.emitter)
     claim.emitter.finish()
     let changed = claim.emitter.highestSequence

@@ -5,7 +5,7 @@
 /// them with no generic metadata lookup per event.
 
 /// An admitted event, waiting or running.
-@usableFromInline struct Job: @unchecked Sendable {  // immutable; holds a JobEmitter, Sendable
+struct Job: @unchecked Sendable {  // immutable; holds a JobEmitter, Sendable
   let id: UInt64
   /// Nil for a job run inline on an unpersisted bloc: its outcome is known on return, so the
   /// caller gets a shared resolved receipt instead (``EventReceipt/resolved(_:)``).
@@ -17,11 +17,11 @@
 
 /// The event that is running now on a lane: its runner, and its emitter, which a
 /// cancellation closes.
-@usableFromInline struct Running: @unchecked Sendable {  // immutable; a JobEmitter, Sendable
-  @usableFromInline let emitter: AnyObject
-  @usableFromInline let runner: UInt64
+struct Running: @unchecked Sendable {  // immutable; a JobEmitter, Sendable
+  let emitter: AnyObject
+  let runner: UInt64
 
-  @inlinable init(emitter: AnyObject, runner: UInt64) {
+  init(emitter: AnyObject, runner: UInt64) {
     self.emitter = emitter
     self.runner = runner
   }
@@ -29,10 +29,10 @@
 
 /// A queue of events handled one at a time, in order, by one runner: the bloc's order, or
 /// an `.independent` kind's own.
-@usableFromInline struct Lane {
-  @usableFromInline var queue = FIFO<Job>()
-  @usableFromInline var current: Running?
-  @usableFromInline var runner: Runner?
+struct Lane {
+  var queue = FIFO<Job>()
+  var current: Running?
+  var runner: Runner?
 
   init() {}
 }
@@ -56,11 +56,11 @@ struct Admission {
 }
 
 /// Who runs a lane while it is busy: a caller inline (`add` or `send`, no task), or a task.
-@usableFromInline struct Runner {
-  @usableFromInline let id: UInt64
-  @usableFromInline var task: Task<Void, Never>?
+struct Runner {
+  let id: UInt64
+  var task: Task<Void, Never>?
 
-  @inlinable init(id: UInt64, task: Task<Void, Never>?) {
+  init(id: UInt64, task: Task<Void, Never>?) {
     self.id = id
     self.task = task
   }

@@ -19,18 +19,18 @@ import Synchronization
 /// with a runner entry for its claimant (so the section sees the order busy, and what it
 /// queues runs after the claimant, in order); and it ends by opening the order again when the
 /// records allow it.
-@usableFromInline enum LaneGate: UInt8, AtomicRepresentable {
+enum LaneGate: UInt8, AtomicRepresentable {
   case free, inline, awaited, locked
 
   /// The runner id that stands for the claimant in the lock's records (``awaited``); never an
   /// id the records hand out (``Bloc/DispatchState/nextID()`` counts up from 1).
-  @usableFromInline static let claimant = UInt64.max
+  static let claimant = UInt64.max
 }
 
 extension Bloc {
   /// Runs `body` under the dispatch lock, with the order taken from the claimants first and
   /// opened to them again after (see ``LaneGate``). Every section under the lock goes here.
-  @inlinable @inline(__always) final func withDispatch<Result>(
+  @inline(__always) final func withDispatch<Result>(
     _ body: (inout DispatchState) throws -> Result
   ) rethrows -> Result {
     try dispatch.withLock { dispatch in
@@ -42,7 +42,7 @@ extension Bloc {
 
   /// Takes the order from the claimants (under the lock): a free order becomes ``LaneGate/locked``;
   /// a claimed one ``LaneGate/awaited``, its claimant now a runner in the records.
-  @inlinable final func seizeLane(_ dispatch: inout DispatchState) {
+  final func seizeLane(_ dispatch: inout DispatchState) {
     var word = laneGate.load(ordering: .acquiring)
     while word == .free || word == .inline {
       let next: LaneGate = word == .free ? .locked : .awaited
@@ -62,7 +62,7 @@ extension Bloc {
 
   /// Opens the order to claimants again when the records allow it (under the lock, at the end
   /// of every section). An ``LaneGate/awaited`` order stays so until its claimant ends.
-  @inlinable final func reopenLane(_ dispatch: inout DispatchState) {
+  final func reopenLane(_ dispatch: inout DispatchState) {
     guard dispatch.reducerOnly, laneGate.load(ordering: .relaxed) == .locked else { return }
     if dispatch.opensLane {
       if freeReducer == nil { freeReducer = dispatch.reducer?.reduce }
@@ -105,7 +105,7 @@ extension Bloc {
 extension Bloc.DispatchState {
   /// Whether the order may be claimed without the lock: idle, open, nothing held, and every
   /// event goes to the reducer (no handler of its own, so nothing can cancel it).
-  @inlinable var opensLane: Bool {
+  var opensLane: Bool {
     reducerOnly && !isClosed && held == nil && main.runner == nil && main.current == nil
       && main.queue.isEmpty
   }

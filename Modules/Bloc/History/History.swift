@@ -44,7 +44,7 @@ public struct HistoryLimit: Sendable, Equatable {
 /// on every change, also from code not specialised for its state type (``BlocBase/apply``
 /// called unspecialised), where an `Array<State>` or a generic struct costs a runtime metadata
 /// lookup per use; this touches `State` only through its own metadata.
-@usableFromInline final class History<State> {
+final class History<State> {
   let limit: HistoryLimit
   // Unchecked: the bloc's lock keeps accesses apart, which the run-time checks (a runtime call
   // per access) would check again.
@@ -72,7 +72,7 @@ public struct HistoryLimit: Sendable, Equatable {
     (0..<future.count).contains { replays(future.value(at: $0, as: State.self)) }
   }
 
-  @usableFromInline func record(_ previous: State) {
+  func record(_ previous: State) {
     withUnsafePointer(to: previous) { record($0) }
   }
 

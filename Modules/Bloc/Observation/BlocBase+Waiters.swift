@@ -14,10 +14,10 @@ let subscriberLookNanoseconds = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 20_00
 /// that caught up with a busy bloc looks again before parking.
 extension BlocBase {
   /// A subscriber waiting for a state (``StateStream``).
-  @usableFromInline struct Waiter {
+  struct Waiter {
     let id: UInt64
-    @usableFromInline let accept: (@Sendable (State) -> Bool)?
-    @usableFromInline let continuation: UnsafeContinuation<StateUpdate<State>?, Never>
+    let accept: (@Sendable (State) -> Bool)?
+    let continuation: UnsafeContinuation<StateUpdate<State>?, Never>
 
     init(
       id: UInt64, accept: (@Sendable (State) -> Bool)?,
@@ -32,7 +32,7 @@ extension BlocBase {
   /// Removes and returns the waiters that `state` wakes. No allocation when none waits, nor
   /// for one waiter (a subscriber's usual wait): it is taken out of an array that keeps its
   /// buffer for the next wait.
-  @inlinable final func takeWaiters(_ core: inout Core, for state: State) -> Woken {
+  final func takeWaiters(_ core: inout Core, for state: State) -> Woken {
     guard !core.waiters.isEmpty else { return Woken() }
     if core.waiters.count == 1 {
       guard core.waiters[0].accept?(state) ?? true else { return Woken() }
@@ -52,19 +52,19 @@ extension BlocBase {
   }
 
   /// The subscribers a change wakes: one apart, the usual case, so that none needs an array.
-  @usableFromInline struct Woken {
-    @usableFromInline let first: Waiter?
-    @usableFromInline let more: [Waiter]
+  struct Woken {
+    let first: Waiter?
+    let more: [Waiter]
 
-    @inlinable init(first: Waiter? = nil, more: [Waiter] = []) {
+    init(first: Waiter? = nil, more: [Waiter] = []) {
       self.first = first
       self.more = more
     }
 
-    @inlinable var isEmpty: Bool { first == nil && more.isEmpty }
+    var isEmpty: Bool { first == nil && more.isEmpty }
 
     /// Hands `update` to each of them.
-    @inlinable func resume(returning update: StateUpdate<State>) {
+    func resume(returning update: StateUpdate<State>) {
       first?.continuation.resume(returning: update)
       for waiter in more { waiter.continuation.resume(returning: update) }
     }

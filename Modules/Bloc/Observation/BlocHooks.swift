@@ -6,28 +6,29 @@
 public struct BlocHooks: OptionSet, Sendable, Hashable {
   public let rawValue: UInt8
 
-  @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-  // Computed and inlinable, not `static let`: another module reads a `static let` through an
-  // accessor call, and the inline event path tests several hooks per event.
+  // Computed, not `static let`: another module reads a `static let` through an accessor call,
+  // a computed one is inlined (cross-module optimisation), and the inline event path tests
+  // several hooks per event.
 
   /// ``BlocObserver/onCreate(_:)``.
-  @inlinable public static var create: BlocHooks { BlocHooks(rawValue: 1 << 0) }
+  public static var create: BlocHooks { BlocHooks(rawValue: 1 << 0) }
   /// ``BlocObserver/onEvent(_:event:)``.
-  @inlinable public static var event: BlocHooks { BlocHooks(rawValue: 1 << 1) }
+  public static var event: BlocHooks { BlocHooks(rawValue: 1 << 1) }
   /// ``BlocObserver/onChange(_:change:)``.
-  @inlinable public static var change: BlocHooks { BlocHooks(rawValue: 1 << 2) }
+  public static var change: BlocHooks { BlocHooks(rawValue: 1 << 2) }
   /// ``BlocObserver/onTransition(_:transition:)``.
-  @inlinable public static var transition: BlocHooks { BlocHooks(rawValue: 1 << 3) }
+  public static var transition: BlocHooks { BlocHooks(rawValue: 1 << 3) }
   /// ``BlocObserver/onError(_:error:)``.
-  @inlinable public static var error: BlocHooks { BlocHooks(rawValue: 1 << 4) }
+  public static var error: BlocHooks { BlocHooks(rawValue: 1 << 4) }
   /// ``BlocObserver/onDone(_:event:outcome:)``.
-  @inlinable public static var done: BlocHooks { BlocHooks(rawValue: 1 << 5) }
+  public static var done: BlocHooks { BlocHooks(rawValue: 1 << 5) }
   /// ``BlocObserver/onClose(_:)``.
-  @inlinable public static var close: BlocHooks { BlocHooks(rawValue: 1 << 6) }
+  public static var close: BlocHooks { BlocHooks(rawValue: 1 << 6) }
 
   /// Every method.
-  @inlinable public static var all: BlocHooks {
+  public static var all: BlocHooks {
     [.create, .event, .change, .transition, .error, .done, .close]
   }
 }

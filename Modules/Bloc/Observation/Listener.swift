@@ -7,7 +7,7 @@
 /// ```
 /// Unlike ``BlocBase/states`` no task is woken per change, so a listener costs little; it must
 /// be quick, must not block, and must not emit. A daemon pushes to its clients this way.
-@usableFromInline final class Listener<State: Sendable>: Sendable {
+final class Listener<State: Sendable>: Sendable {
   let token = ObserverToken()
   let body: @Sendable (StateUpdate<State>) -> Void
   let delivered = Locked<UInt64?>(nil)
@@ -16,7 +16,7 @@
 
   /// Delivers `update` unless a newer one was already delivered (a change racing the first
   /// delivery), so a listener never sees the sequence go backwards.
-  @usableFromInline func deliver(_ update: StateUpdate<State>) {
+  func deliver(_ update: StateUpdate<State>) {
     delivered.withLock { last in
       if let last, last >= update.sequence { return }
       last = update.sequence

@@ -9,11 +9,11 @@ import Synchronization
 /// such change then took the line back from the looking subscriber's core, a transfer between
 /// processors per retain and per release. The padding around it keeps anything else off its
 /// line (an object starts 16-byte aligned, its header in its first 16 bytes).
-@usableFromInline final class PublishedSequence: Sendable {
+final class PublishedSequence: Sendable {
   private let before: Padding = (0, 0, 0, 0, 0, 0, 0)
   /// The sequence as of the bloc's newest change (or rollback): a hint for subscribers (the
   /// state's lock decides).
-  @usableFromInline let sequence: Atomic<UInt64>
+  let sequence: Atomic<UInt64>
   /// Whether a subscriber is looking for a newer state before parking.
   let looking = Atomic<Bool>(false)
   private let after: Padding = (0, 0, 0, 0, 0, 0, 0)

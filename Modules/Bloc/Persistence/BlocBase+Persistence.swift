@@ -12,7 +12,6 @@ extension BlocBase {
   /// let update = bloc.storedSnapshot
   /// print(update.sequence, update.state)
   /// ```
-  @inlinable
   public var storedSnapshot: StateUpdate<State> {
     core.withLock { $0.stored ?? StateUpdate(sequence: $0.sequence, state: $0.state) }
   }

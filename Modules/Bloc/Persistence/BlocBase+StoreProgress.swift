@@ -33,10 +33,9 @@ package struct StoreProgress: Sendable {
 
 /// The JSON of a persisted bloc's newest stored state, as it was written for storage
 /// (``BlocBase/keepStoredText()``), and the change it is the state of.
-@usableFromInline
 package struct StoredText: Sendable {
-  @usableFromInline package let sequence: UInt64
-  @usableFromInline package let json: [UInt8]
+  package let sequence: UInt64
+  package let json: [UInt8]
 }
 
 extension BlocBase {

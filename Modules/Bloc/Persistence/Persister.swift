@@ -7,7 +7,6 @@ import Foundation
 /// ``StagedState``); they touch `State` only through its own metadata (the class's generic
 /// argument), never through a generic type built on it (an optional, a tuple, a nested struct),
 /// whose metadata the runtime would look up on every call.
-@usableFromInline
 final class Persister<State: Sendable & Equatable>: PersisterCore,
   @unchecked Sendable  // states touched under the bloc's lock, or by the write in flight alone
 {
@@ -89,13 +88,13 @@ final class Persister<State: Sendable & Equatable>: PersisterCore,
   /// true when the persister must now stage itself with the sink (``stageWithSink()``, outside
   /// the bloc's lock). Called under the bloc's lock (`BlocBase.apply`), which guards the
   /// progress: changes arrive in order, and take no lock of their own.
-  @usableFromInline func claim(_ state: State, sequence: UInt64, owner: BlocBase<State>) -> Bool {
+  func claim(_ state: State, sequence: UInt64, owner: BlocBase<State>) -> Bool {
     makePending(state, sequence: sequence, owner: owner, in: &progress)
   }
 
   /// ``claim(_:sequence:owner:)``, and notes the change with its cause and the time now for
   /// the write that stores it (when ``keepsEveryChange``). Under the bloc's lock.
-  @usableFromInline func recordAndClaim(
+  func recordAndClaim(
     _ state: State, sequence: UInt64, cause: ChangeCause, owner: BlocBase<State>
   ) -> Bool {
     progress.backlog.append(StoredChange(sequence: sequence, cause: cause, time: Self.now()))

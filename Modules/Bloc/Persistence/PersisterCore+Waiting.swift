@@ -10,7 +10,7 @@ extension PersisterCore {
 
   /// Calls `body` once `sequence` (or a later one) is stored, with the error if its write
   /// failed: at once if that is known, else from the writer. No task is needed.
-  @usableFromInline final func whenStored(
+  final func whenStored(
     _ sequence: UInt64, _ body: @escaping @Sendable (PersistenceError?) -> Void
   ) {
     let ready: PersistenceError?? = withProgress { progress in

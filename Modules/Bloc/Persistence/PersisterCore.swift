@@ -24,7 +24,6 @@ import Foundation
 /// lock already, and a write's end shows the stored state and counts it as stored in one trip.
 /// Not recursive: the methods called under the bloc's lock (a change's claim, a rollback's
 /// ``abandon(through:_:)``) say so and take no lock.
-@usableFromInline
 class PersisterCore: StagedState,
   @unchecked Sendable  // every field, the subclass' too, under the bloc's lock (`slot.mutex`)
 {
@@ -105,7 +104,7 @@ class PersisterCore: StagedState,
   // MARK: Writing
 
   /// Out of line: the sink sees the persister through a protocol this module keeps to itself.
-  @usableFromInline final func stageWithSink() { sink.stage(self) }
+  final func stageWithSink() { sink.stage(self) }
 
   static func failure(_ key: String, _ error: any Error) -> PersistenceError {
     error as? PersistenceError ?? .writeFailed(key: key, reason: String(describing: error))
