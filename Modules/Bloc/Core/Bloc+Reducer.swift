@@ -66,7 +66,7 @@ extension Bloc {
   }
 
   /// Registers `registration` as the reducer's (``reduce(_:)``).
-  final func register(_ registration: Registration) {
+  private func register(_ registration: Registration) {
     let registered = withDispatch { dispatch -> Bool in
       if dispatch.reducer != nil { return false }
       dispatch.reducer = registration

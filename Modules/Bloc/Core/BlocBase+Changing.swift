@@ -142,14 +142,14 @@ extension BlocBase {
   }
 
   /// Reports an emit after close and returns the error to throw.
-  func refuseEmitAfterClose() -> BlocError {
+  private func refuseEmitAfterClose() -> BlocError {
     let error = BlocError.emitAfterClose(bloc: name)
     reportError(error)
     return error
   }
 
   /// Shows a change to the test taps.
-  func tell(_ taps: [TapEntry], _ change: Change<State>) {
+  private func tell(_ taps: [TapEntry], _ change: Change<State>) {
     for entry in taps { entry.tap(.change(change)) }
   }
 }

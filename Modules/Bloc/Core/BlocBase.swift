@@ -3,20 +3,20 @@ import Synchronization
 /// What ``Cubit`` and ``Bloc`` share: a state readable at any time, a stream of states,
 /// hooks and observers, optional undo/redo and persistence, and `close()`.
 open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // state behind locks
-  /// A test tap (opaque to inlined code: ``Tap`` is SPI).
+  /// A test tap (``tap(_:)``).
   struct TapEntry {
-    let token: ObserverToken
+    fileprivate let token: ObserverToken
     let tap: @Sendable (Tap<State>) -> Void
   }
 
   struct Core {
     var state: State
     var sequence: UInt64 = 0
-    var isClosed = false
+    fileprivate(set) var isClosed = false
     var waiters: [Waiter] = [] {
       didSet { hasWaiters = !waiters.isEmpty }
     }
-    var taps: [TapEntry] = [] {
+    fileprivate(set) var taps: [TapEntry] = [] {
       didSet { hasTaps = !taps.isEmpty }
     }
     var listeners: [Listener<State>] = [] {
@@ -24,18 +24,18 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     }
     /// `!listeners.isEmpty`, readable from unspecialised code without the array's metadata
     /// (``StoredSlot``), as the two below.
-    var hasListeners = false
+    private(set) var hasListeners = false
     /// `!waiters.isEmpty`.
-    var hasWaiters = false
+    private(set) var hasWaiters = false
     /// `!taps.isEmpty`.
-    var hasTaps = false
+    private(set) var hasTaps = false
     /// The newest stored state's number, for a persisted bloc; nil without persistence.
-    var storedSequence: UInt64?
+    fileprivate(set) var storedSequence: UInt64?
     /// The newest stored state, for a persisted bloc: what listeners see (BlocBase+Persistence).
     /// Without persistence the initial state, never read. Kept apart from its number, not as a
     /// `StateUpdate<State>?`: the writer publishes a stored state from unspecialised code,
     /// where each of those generic types costs a runtime metadata lookup per change.
-    var storedState: State
+    fileprivate(set) var storedState: State
     /// The newest stored state with its number, for a persisted bloc.
     var stored: StateUpdate<State>? {
       guard let storedSequence else { return nil }
@@ -46,7 +46,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
     /// (BlocBase+Persistence), outdated by the next change.
     var storedIsCurrentAt: UInt64?
 
-    init(state: State) {
+    fileprivate init(state: State) {
       self.state = state
       self.storedState = state
     }
@@ -60,7 +60,7 @@ open class BlocBase<State: Sendable & Equatable>: @unchecked Sendable {  // stat
   /// Guarded by the core's lock (``PersisterCore``): its methods called under `core.withLock`
   /// take no lock.
   let persister: Persister<State>?
-  /// Whether changes are stored (`persister != nil`), readable from inlined code.
+  /// Whether changes are stored (`persister != nil`).
   let isPersisted: Bool
   /// Whether each change is noted with its cause for the storage's history
   /// (``Persister/keepsEveryChange``).

@@ -51,7 +51,7 @@ extension Bloc {
 
   /// ``send(_:)`` when the bloc is busy, the handler may suspend or has a transformer of its
   /// own: the event is admitted, and run in the caller's task when nothing can cancel it.
-  final func sendQueued(_ event: Event) async -> EventOutcome {
+  private func sendQueued(_ event: Event) async -> EventOutcome {
     let (receipt, inline) = admit(event, inline: .any, announced: true)
     var outcome: EventOutcome?
     if let inline {

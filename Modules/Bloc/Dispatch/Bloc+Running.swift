@@ -52,7 +52,7 @@ extension Bloc {
   }
 
   /// An `emit.forEach` still running when its handler returned was not awaited: a misuse.
-  func checkLoops(
+  private func checkLoops(
     of job: Job, _ emitter: JobEmitter<Event, State>, _ outcome: EventOutcome
   ) throws {
     if emitter.isLooping, outcome.isHandled {
@@ -60,7 +60,7 @@ extension Bloc {
     }
   }
 
-  final func conclude(
+  private func conclude(
     _ job: Job, _ emitter: JobEmitter<Event, State>, _ outcome: EventOutcome
   ) {
     emitter.finish()

@@ -59,7 +59,7 @@ extension Bloc {
 
   /// A kind's own registration, with the kind.
   final class KindHandling: Handling {
-    let kind: Event.Kind
+    fileprivate let kind: Event.Kind
 
     init(kind: Event.Kind, _ registration: Registration) {
       self.kind = kind
@@ -141,7 +141,7 @@ extension Bloc {
     var activeWork = 0
     var settleWaiters: [CheckedContinuation<Bool, Never>] = []
     var isClosed = false
-    var lastID: UInt64 = 0
+    private var lastID: UInt64 = 0
     /// Events added while a test harness holds them (``Bloc/holdEvents()``), in order; nil
     /// when not holding, as always outside tests.
     var held: [Job]?

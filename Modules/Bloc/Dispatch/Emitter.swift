@@ -23,15 +23,15 @@ import Synchronization
 public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // atomics and lets only
   // The class is not open; its only subclass (JobEmitter) adds immutable or weak references.
   /// ``Phase/active`` until the handler finishes or is cancelled, whichever comes first.
-  let phase = Atomic<UInt8>(Phase.active)
-  let lastSequence = Atomic<UInt64>(0)
+  private let phase = Atomic<UInt8>(Phase.active)
+  private let lastSequence = Atomic<UInt64>(0)
   // How many `forEach` loops are running: one still running when the handler returns was not
   // awaited, a misuse the bloc reports.
   private let loops = Atomic<Int>(0)
   /// The bloc whose state this emitter changes.
-  let owner: BlocBase<State>
+  fileprivate let owner: BlocBase<State>
 
-  init(owner: BlocBase<State>) { self.owner = owner }
+  fileprivate init(owner: BlocBase<State>) { self.owner = owner }
 
   /// The bloc's clock, to read the time. To wait, use ``sleep(for:)``.
   public var clock: any Clock<Duration> { fatalError("subclass") }
@@ -123,19 +123,19 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   /// Applies the state `compute` derives from the current one; nil when unchanged or refused.
   /// An emit that finds the bloc closed comes from a handler `close()` is cancelling (it
   /// cancels every running one), so it is dropped silently, like any emit after cancellation.
-  final func apply(_ compute: (State) -> State) -> UInt64? {
+  private func apply(_ compute: (State) -> State) -> UInt64? {
     try? owner.apply(
       reportingClose: false, cause: { self.cause }, announce: { self.announce($0) }, compute)
   }
 
   /// Why this emitter's changes are made: the event its handler handles.
-  var cause: ChangeCause { .emit }
+  fileprivate var cause: ChangeCause { .emit }
 
   /// Tells the bloc's hooks of a change this emitter made, before `onChange`.
-  func announce(_ change: Change<State>) {}
+  fileprivate func announce(_ change: Change<State>) {}
   /// Reports an emit dropped because the emitter is done; silent when it was cancelled.
-  func reportDropped() {}
-  func reportMisusedLoop() {}
+  fileprivate func reportDropped() {}
+  fileprivate func reportMisusedLoop() {}
   /// Whether a `forEach` loop is still running.
   var isLooping: Bool { loops.load(ordering: .relaxed) > 0 }
   /// The handler finished (returned or threw): a later emit is reported.
@@ -143,10 +143,10 @@ public class Emitter<State: Sendable & Equatable>: @unchecked Sendable {  // ato
   /// The handler was cancelled: a later emit is dropped silently.
   final func cancel() { end(as: Phase.cancelled) }
   /// Whether the emitter was cancelled (rather than finished, or still active).
-  final var wasCancelled: Bool { phase.load(ordering: .acquiring) == Phase.cancelled }
+  fileprivate final var wasCancelled: Bool { phase.load(ordering: .acquiring) == Phase.cancelled }
 
   /// The first end wins: a cancelled handler that then returns stays cancelled.
-  final func end(as ended: UInt8) {
+  private func end(as ended: UInt8) {
     _ = phase.compareExchange(expected: Phase.active, desired: ended, ordering: .releasing)
   }
   final var highestSequence: UInt64 { lastSequence.load(ordering: .relaxed) }
@@ -186,7 +186,7 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
     try await bloc.sleep(for: duration)
   }
 
-  override func announce(_ change: Change<State>) {
+  fileprivate override func announce(_ change: Change<State>) {
     let bloc = bloc
     // Usually nobody listens: then no transition is built (code compiled once for every
     // event and state type builds it with runtime metadata lookups).
@@ -194,14 +194,14 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
     transition(bloc, event, change)
   }
 
-  override var cause: ChangeCause { .event(event) }
+  fileprivate override var cause: ChangeCause { .event(event) }
 
-  override func reportMisusedLoop() {
+  fileprivate override func reportMisusedLoop() {
     bloc.reportError(
       BlocError.forEachNotAwaited(bloc: bloc.name, event: String(describing: event)))
   }
 
-  override func reportDropped() {
+  fileprivate override func reportDropped() {
     if wasCancelled { return }
     bloc.reportError(
       BlocError.emitAfterHandlerDone(bloc: bloc.name, event: String(describing: event)))
@@ -209,7 +209,7 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
 }
 
 /// The phases of an ``Emitter``, as raw values for its atomic.
-enum Phase {
+private enum Phase {
   static let active: UInt8 = 0
   static let finished: UInt8 = 1
   static let cancelled: UInt8 = 2

@@ -78,7 +78,7 @@ extension Bloc {
   }
 
   /// Concludes the jobs `admit` dropped or cancelled, and reports a refused event.
-  func settle(_ admission: Admission, of event: Event, _ receipt: EventReceipt) {
+  private func settle(_ admission: Admission, of event: Event, _ receipt: EventReceipt) {
     for (job, outcome) in admission.concluded {
       conclude(Self.emitter(of: job).event, job.receipt, outcome)
     }
@@ -96,7 +96,7 @@ extension Bloc {
   }
 
   /// Decides what happens to a newly added job according to its handler's transformer.
-  func admit(
+  private func admit(
     _ job: Job, _ registration: Registration, into dispatch: inout DispatchState, inline: Inline
   ) -> Admission {
     var admission = Admission()
@@ -193,7 +193,7 @@ extension Bloc {
   }
 
   /// The kind of the event `running` runs.
-  static func kind(of running: Running) -> Event.Kind {
+  private static func kind(of running: Running) -> Event.Kind {
     unsafeDowncast(running.emitter, to: JobEmitter<Event, State>.self).event.kind
   }
 }

@@ -36,14 +36,14 @@ extension Bloc {
   }
 
   /// ``startRunnerIfIdle(_:_:inline:)`` for the bloc's own lane.
-  func startMainRunnerIfIdle(_ dispatch: inout DispatchState, inline: Inline) -> Started? {
+  private func startMainRunnerIfIdle(_ dispatch: inout DispatchState, inline: Inline) -> Started? {
     guard !dispatch.isClosed, dispatch.main.runner == nil, let job = dispatch.main.queue.pop()
     else { return nil }
     return startOnIdleLane(job, inline: runsInline(job, inline, &dispatch), &dispatch)
   }
 
   /// Whether `job` may run in the caller that starts it, as `inline` allows.
-  func runsInline(_ job: Job, _ inline: Inline, _ dispatch: inout DispatchState) -> Bool {
+  private func runsInline(_ job: Job, _ inline: Inline, _ dispatch: inout DispatchState) -> Bool {
     let emitter = Self.emitter(of: job)
     return Self.runsInline(
       emitter.body, inline,
@@ -53,7 +53,7 @@ extension Bloc {
 
   /// Whether a job with handler `body` may run in the caller that started it.
   /// `cancellable` is asked only for a suspending handler that `send` would run.
-  static func runsInline(
+  private static func runsInline(
     _ body: Body, _ inline: Inline, cancellable: @autoclosure () -> Bool
   ) -> Bool {
     switch (inline, body) {
@@ -81,7 +81,7 @@ extension Bloc {
 
   /// A runner task: runs a lane's jobs one after another until it is empty, the bloc closes,
   /// or a cancellation retires the runner.
-  final func run(from first: Started) async {
+  private func run(from first: Started) async {
     var next: Started? = first
     while let started = next {
       await execute(started.job)
@@ -123,14 +123,14 @@ extension Bloc {
 
   /// Hands the bloc's queue, which filled while runner `id` ran a job in the caller, to a
   /// runner task.
-  final func handOverMain(runner id: UInt64) {
+  private func handOverMain(runner id: UInt64) {
     _ = finishedOnMain(runner: id, handingOver: true)
   }
 
   /// Ends the job `started` and takes the next one of its lane under the same lock (so neither
   /// `add` nor `settled()` sees a gap), or ends the runner. When `handingOver`, the next job goes
   /// to a new runner task instead of being returned.
-  final func finished(_ started: Started, handingOver: Bool) -> Started? {
+  private func finished(_ started: Started, handingOver: Bool) -> Started? {
     guard started.ownLane else {
       return finishedOnMain(runner: started.runner, handingOver: handingOver)
     }
@@ -139,7 +139,7 @@ extension Bloc {
   }
 
   /// ``finished(_:handingOver:)`` for the job of runner `id` on the bloc's own lane.
-  final func finishedOnMain(runner id: UInt64, handingOver: Bool) -> Started? {
+  private func finishedOnMain(runner id: UInt64, handingOver: Bool) -> Started? {
     var waiters: [CheckedContinuation<Bool, Never>] = []
     let next = withDispatch { dispatch -> Started? in
       // A claimant of the free order ending through the lock: the records decide again.
@@ -168,7 +168,7 @@ extension Bloc {
   }
 
   /// ``finished(_:handingOver:)`` for the job of runner `id` on `lane`, an independent kind's.
-  final func finished(runner id: UInt64, lane key: Event.Kind, handingOver: Bool) -> Started? {
+  private func finished(runner id: UInt64, lane key: Event.Kind, handingOver: Bool) -> Started? {
     var waiters: [CheckedContinuation<Bool, Never>] = []
     let next = withDispatch { dispatch -> Started? in
       if dispatch.lanes[key]?.current?.runner == id { dispatch.lanes[key]?.current = nil }
@@ -204,7 +204,7 @@ extension Bloc {
 
   /// Tidies up under the lock and uncounts `count` units of work.
   @discardableResult
-  func ended<T: Sendable>(
+  private func ended<T: Sendable>(
     uncounting count: Int, _ tidy: @Sendable (inout DispatchState) -> T
   ) -> T {
     let (result, waiters) = withDispatch { dispatch in

@@ -1,7 +1,7 @@
 /// A first-in first-out queue with O(1) amortised push and pop.
 struct FIFO<Element> {
-  var items: [Element] = []
-  var head = 0
+  private var items: [Element] = []
+  private var head = 0
 
   init() {}
 

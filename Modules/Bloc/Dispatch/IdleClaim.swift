@@ -5,7 +5,7 @@ extension Bloc {
   /// What `add` needs to run an event's synchronous handler on the bloc's order, which it
   /// claimed while idle (``claimIdleLane(for:)``): a few words, so that handing it out of the
   /// lock copies no job. The receipt is nil for an unpersisted bloc (the outcome is final on
-  /// return). A tuple: inlined code reaches its parts with no annotated names.
+  /// return).
   typealias IdleClaim = (
     handler: SyncHandler, emitter: Emitter<State>, runner: UInt64, receipt: EventReceipt?
   )

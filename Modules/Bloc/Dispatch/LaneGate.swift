@@ -42,7 +42,7 @@ extension Bloc {
 
   /// Takes the order from the claimants (under the lock): a free order becomes ``LaneGate/locked``;
   /// a claimed one ``LaneGate/awaited``, its claimant now a runner in the records.
-  final func seizeLane(_ dispatch: inout DispatchState) {
+  private func seizeLane(_ dispatch: inout DispatchState) {
     var word = laneGate.load(ordering: .acquiring)
     while word == .free || word == .inline {
       let next: LaneGate = word == .free ? .locked : .awaited
@@ -62,7 +62,7 @@ extension Bloc {
 
   /// Opens the order to claimants again when the records allow it (under the lock, at the end
   /// of every section). An ``LaneGate/awaited`` order stays so until its claimant ends.
-  final func reopenLane(_ dispatch: inout DispatchState) {
+  private func reopenLane(_ dispatch: inout DispatchState) {
     guard dispatch.reducerOnly, laneGate.load(ordering: .relaxed) == .locked else { return }
     if dispatch.opensLane {
       if freeReducer == nil { freeReducer = dispatch.reducer?.reduce }
@@ -105,7 +105,7 @@ extension Bloc {
 extension Bloc.DispatchState {
   /// Whether the order may be claimed without the lock: idle, open, nothing held, and every
   /// event goes to the reducer (no handler of its own, so nothing can cancel it).
-  var opensLane: Bool {
+  fileprivate var opensLane: Bool {
     reducerOnly && !isClosed && held == nil && main.runner == nil && main.current == nil
       && main.queue.isEmpty
   }

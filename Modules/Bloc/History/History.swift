@@ -9,9 +9,9 @@ public struct HistoryLimit: Sendable, Equatable {
   /// The most undo steps kept; older ones are forgotten first.
   public let count: Int
   /// Type-erased `shouldReplay`: the bloc's state type is not known here.
-  let replays: (@Sendable (Any) -> Bool)?
+  fileprivate let replays: (@Sendable (Any) -> Bool)?
 
-  init(count: Int, replays: (@Sendable (Any) -> Bool)? = nil) {
+  private init(count: Int, replays: (@Sendable (Any) -> Bool)? = nil) {
     self.count = count
     self.replays = replays
   }
@@ -45,7 +45,7 @@ public struct HistoryLimit: Sendable, Equatable {
 /// called unspecialised), where an `Array<State>` or a generic struct costs a runtime metadata
 /// lookup per use; this touches `State` only through its own metadata.
 final class History<State> {
-  let limit: HistoryLimit
+  private let limit: HistoryLimit
   // Unchecked: the bloc's lock keeps accesses apart, which the run-time checks (a runtime call
   // per access) would check again.
   /// The undo stack is the states from `first` on: states that fell off its bottom stay in
@@ -65,10 +65,10 @@ final class History<State> {
 
   private func replays(_ state: State) -> Bool { limit.replays?(state) ?? true }
 
-  var canUndo: Bool {
+  fileprivate var canUndo: Bool {
     (first..<stack.count).contains { replays(stack.value(at: $0, as: State.self)) }
   }
-  var canRedo: Bool {
+  fileprivate var canRedo: Bool {
     (0..<future.count).contains { replays(future.value(at: $0, as: State.self)) }
   }
 
@@ -93,7 +93,7 @@ final class History<State> {
   }
 
   /// Steps back to the latest state that replays; the states stepped over move to redo.
-  func undo(from current: State) -> State? {
+  fileprivate func undo(from current: State) -> State? {
     guard canUndo else { return nil }
     var current = current
     while stack.count > first, let previous = stack.popLast(as: State.self) {
@@ -105,7 +105,7 @@ final class History<State> {
   }
 
   /// Steps forward to the next state that replays; the states stepped over move to undo.
-  func redo(from current: State) -> State? {
+  fileprivate func redo(from current: State) -> State? {
     guard canRedo else { return nil }
     var current = current
     while let next = future.popLast(as: State.self) {

@@ -8,7 +8,7 @@ import Synchronization
 
 /// How long a subscriber looks for a newer state before it parks, in nanoseconds
 /// (``BlocBase/newerPublished(than:)``): none on a single processor.
-let subscriberLookNanoseconds = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 20_000 : 0
+private let subscriberLookNanoseconds = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1 ? 20_000 : 0
 
 /// The subscribers waiting for a state (``StateStream``): which a change wakes, and how one
 /// that caught up with a busy bloc looks again before parking.
@@ -16,7 +16,7 @@ extension BlocBase {
   /// A subscriber waiting for a state (``StateStream``).
   struct Waiter {
     let id: UInt64
-    let accept: (@Sendable (State) -> Bool)?
+    fileprivate let accept: (@Sendable (State) -> Bool)?
     let continuation: UnsafeContinuation<StateUpdate<State>?, Never>
 
     init(
@@ -53,8 +53,8 @@ extension BlocBase {
 
   /// The subscribers a change wakes: one apart, the usual case, so that none needs an array.
   struct Woken {
-    let first: Waiter?
-    let more: [Waiter]
+    private let first: Waiter?
+    private let more: [Waiter]
 
     init(first: Waiter? = nil, more: [Waiter] = []) {
       self.first = first

@@ -82,14 +82,14 @@ public enum BlocObservers {
 /// Identifies a registered observer, for removal.
 public struct ObserverToken: Hashable, Sendable {
   private static let counter = Atomic<UInt64>(0)
-  let value: UInt64
+  private let value: UInt64
   init() { value = Self.counter.add(1, ordering: .relaxed).newValue }
 }
 
 struct ObserverEntry: Sendable {
-  let token: ObserverToken
+  fileprivate let token: ObserverToken
   let observer: any BlocObserver
-  let hooks: BlocHooks
+  fileprivate let hooks: BlocHooks
 }
 
 /// Observers, and the union of the hooks they want: a hook that none of them wants is skipped

@@ -8,9 +8,9 @@
 /// Unlike ``BlocBase/states`` no task is woken per change, so a listener costs little; it must
 /// be quick, must not block, and must not emit. A daemon pushes to its clients this way.
 final class Listener<State: Sendable>: Sendable {
-  let token = ObserverToken()
-  let body: @Sendable (StateUpdate<State>) -> Void
-  let delivered = Locked<UInt64?>(nil)
+  fileprivate let token = ObserverToken()
+  private let body: @Sendable (StateUpdate<State>) -> Void
+  private let delivered = Locked<UInt64?>(nil)
 
   init(_ body: @escaping @Sendable (StateUpdate<State>) -> Void) { self.body = body }
 

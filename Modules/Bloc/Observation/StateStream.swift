@@ -22,26 +22,26 @@ extension StateUpdate: Equatable where State: Equatable {}
 /// ``StateUpdate/sequence`` shows the gap. The sequence ends when the bloc closes (after
 /// delivering its final state) or when the iterating task is cancelled.
 public struct StateStream<State: Sendable & Equatable, Element: Sendable>: AsyncSequence, Sendable {
-  let source: BlocBase<State>
-  let transform: @Sendable (StateUpdate<State>) -> Element
+  fileprivate let source: BlocBase<State>
+  fileprivate let transform: @Sendable (StateUpdate<State>) -> Element
   /// Whether a state is worth waking for, given the last element delivered; nil means always.
-  let isChange: (@Sendable (Element, State) -> Bool)?
+  fileprivate let isChange: (@Sendable (Element, State) -> Bool)?
 
   public func makeAsyncIterator() -> Iterator {
     Iterator(source: source, transform: transform, isChange: isChange)
   }
 
   public struct Iterator: AsyncIteratorProtocol {
-    let source: BlocBase<State>
-    let transform: @Sendable (StateUpdate<State>) -> Element
-    let isChange: (@Sendable (Element, State) -> Bool)?
-    var lastSequence: UInt64?
-    var lastElement: Element?
+    private let source: BlocBase<State>
+    private let transform: @Sendable (StateUpdate<State>) -> Element
+    private let isChange: (@Sendable (Element, State) -> Bool)?
+    private var lastSequence: UInt64?
+    private var lastElement: Element?
     /// When this subscriber last caught up with the bloc, or `.max` once it found a newer state
     /// (see `BlocBase.newerPublished`).
-    var caughtUp = 0
+    private var caughtUp = 0
 
-    init(
+    fileprivate init(
       source: BlocBase<State>, transform: @escaping @Sendable (StateUpdate<State>) -> Element,
       isChange: (@Sendable (Element, State) -> Bool)?
     ) {
@@ -97,7 +97,7 @@ extension BlocBase {
   /// The next update after `sequence` (nil: the current state at once) that `accept` takes.
   /// One lock round-trip when it must wait, one when it need not. `caughtUp` is the
   /// subscriber's own, for ``newerPublished(than:caughtUp:)``.
-  final func nextUpdate(
+  fileprivate final func nextUpdate(
     after sequence: UInt64?, accept: (@Sendable (State) -> Bool)?, caughtUp: inout Int
   ) async -> StateUpdate<State>? {
     // A subscriber that fell behind takes the newest state at once, without a continuation or
