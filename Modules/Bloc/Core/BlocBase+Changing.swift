@@ -110,6 +110,7 @@ extension BlocBase {
       pthread_mutex_unlock(slot.mutex)
       return .declined
     }
+    // `Core.state`'s address: bound to `State`, as a field of the core's bound memory.
     let current = slot.current.assumingMemoryBound(to: State.self)
     let next: State
     do {

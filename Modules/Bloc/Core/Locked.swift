@@ -56,8 +56,8 @@ package struct Locked<Value>:
         pthread_mutex_init(mutex, nil)
       #endif
     }
-    // create(minimumCapacity:) returns the subclass' instance; the cast cannot fail.
-    return unsafeDowncast(buffer, to: LockedStorage<Value>.self)
+    // create(minimumCapacity:) makes an instance of the class it is called on.
+    return buffer as! LockedStorage<Value>
   }
 
   deinit {

@@ -69,6 +69,8 @@ extension Bloc {
 
   /// The registration of `kind`'s events (``DispatchState/registration(for:)``), found by a
   /// scan of the few kinds the bloc handles.
+  /// Unchecked casts: `register` puts only `KindHandling`s in `handlings`, a `Handling` in
+  /// `reducerHandling`; `as!` cost 36 instructions per queued event.
   final func handling(of kind: Event.Kind, _ dispatch: inout DispatchState) -> Handling? {
     for handling in dispatch.handlings {
       let handling = unsafeDowncast(handling, to: KindHandling.self)

@@ -157,7 +157,8 @@ final class JobEmitter<Event: BlocEvent, State: Sendable & Equatable>: Emitter<S
   @unchecked Sendable  // adds only lets
 {
   // The bloc is the base's `owner` (strong: the bloc outlives its jobs; an emitter a handler
-  // keeps after its job keeps the bloc), held once.
+  // keeps after its job keeps the bloc), held once. Unchecked: `init` is given a
+  // `Bloc<Event, State>`; `as!` cost 370 instructions per emit.
   private var bloc: Bloc<Event, State> { unsafeDowncast(owner, to: Bloc<Event, State>.self) }
   /// The event its handler handles.
   let event: Event

@@ -192,7 +192,8 @@ extension Bloc {
     }
   }
 
-  /// The kind of the event `running` runs.
+  /// The kind of the event `running` runs. Unchecked, as `emitter(of:)` for a job: a lane
+  /// runs only this bloc's jobs.
   private static func kind(of running: Running) -> Event.Kind {
     unsafeDowncast(running.emitter, to: JobEmitter<Event, State>.self).event.kind
   }

@@ -17,6 +17,8 @@ extension BlocBase {
   struct Waiter {
     let id: UInt64
     fileprivate let accept: (@Sendable (State) -> Bool)?
+    /// Unsafe (a checked one allocates per wait): resumed once, by whoever removes the waiter
+    /// from the core under its lock, or at once when it never joins.
     let continuation: UnsafeContinuation<StateUpdate<State>?, Never>
 
     init(
