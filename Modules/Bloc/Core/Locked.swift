@@ -39,7 +39,7 @@ package struct Locked<Value>:
 }
 
 /// The value as the header and the mutex as the single element of a managed buffer.
-@usableFromInline package final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+@usableFromInline final class LockedStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
   fileprivate static func make(_ value: Value) -> LockedStorage<Value> {
     let buffer = create(minimumCapacity: 1) { _ in value }
     buffer.withUnsafeMutablePointerToElements { mutex in
