@@ -48,14 +48,12 @@ public final class Feature: Sendable {
   let watchers: WatchHub
   let monitors: MonitorHub
 
-  /// Called unspecialised (``FeatureRegistry/register(_:_:)`` calls it), so every closure
-  /// made here runs unspecialised; those a `send` runs (decode, then `handleInline` or `add`;
-  /// the turn's read of where the changes stand) name no type generic over the feature's, so
-  /// they look up no generic metadata.
+  /// The closures a `send` runs (decode, then `handleInline` or `add`; the turn's read of
+  /// where the changes stand) name no type generic over the feature's, so they look up no
+  /// generic metadata even where they run unspecialised.
   ///
   /// - Parameter storedState: the bloc's newest stored state and its sequence number, read
   ///   together: built by the caller, where the types are known, to be specialised.
-  @usableFromInline
   init<Description: FeatureDescription>(
     _ description: Description.Type, bloc: Bloc<Description.Event, Description.State>,
     storedState: @escaping @Sendable () -> (UInt64, Description.State)

@@ -27,14 +27,12 @@ public final class FeatureRegistry: Sendable {
   /// Serves `bloc` as the feature `description` describes: its events (decoded and validated
   /// by their declaration), its state (written by its declaration), its history when it keeps
   /// one, and its updates for watch.
-  @inlinable
   public func register<Description: FeatureDescription>(
     _ description: Description.Type, _ bloc: Bloc<Description.Event, Description.State>
   ) {
-    // Built here, inlined into the caller that knows the state's type, so that reading the
-    // stored state (`get`) is specialised for it: unspecialised, the bloc's storedSnapshot
-    // looks up generic metadata (StateUpdate, the core's lock) on every call. The path every
-    // `send` takes runs unspecialised (Feature's `add`) at the cost it had specialised.
+    // The stored state's reader is made here, where the state's type is known: a release
+    // build specialises it in the caller's module (cross-module optimisation), so a `get`
+    // reads the stored state without a generic metadata lookup.
     insert(
       Feature(
         description, bloc: bloc,
@@ -45,8 +43,7 @@ public final class FeatureRegistry: Sendable {
         }))
   }
 
-  @usableFromInline
-  func insert(_ feature: Feature) {
+  private func insert(_ feature: Feature) {
     let name = feature.name
     precondition(Self.isValidName(name), "feature name '\(name)' must be [A-Za-z0-9._-]+")
     entries.withLock { entries in
