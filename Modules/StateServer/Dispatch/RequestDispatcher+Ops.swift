@@ -3,11 +3,8 @@ import Wire
 
 /// The ops: each request's op run against its feature, its reply given to the session.
 extension RequestDispatcher {
-  func handle(
-    _ request: RequestHead, _ session: ClientSession, turn: TurnReplies?
-  ) throws(WireError) {
-    // The usual op first, by the head's one compare: the switch compares the op's text.
-    if request.isSend { return try send(request, session, turn: turn) }
+  /// Runs every op but `send` (``send(_:_:turn:)``).
+  func handle(_ request: RequestHead, _ session: ClientSession) throws(WireError) {
     let id = request.id
     switch request.op {
     case Request.Op.get:
@@ -69,7 +66,9 @@ extension RequestDispatcher {
     }
   }
 
-  private func send(
+  /// Runs a `send`: within a loop turn (`turn`: the connection's replies of that turn) the
+  /// event may be handled straight through, its reply written when the turn ends.
+  func send(
     _ request: RequestHead, _ session: ClientSession, turn: TurnReplies?
   ) throws(WireError) {
     let feature = try feature(of: request)

@@ -167,7 +167,12 @@ public final class RequestDispatcher: ConnectionDelegate {
       return
     }
     do {
-      try handle(request, session, turn: turn)
+      // The usual op by the head's one compare (the other ops' switch compares the op's text).
+      if request.isSend {
+        try send(request, session, turn: turn)
+      } else {
+        try handle(request, session)
+      }
     } catch {
       statistics.countRefusal(op: request.op)
       logger.debug("client \(connection.id): \(request.op): \(error)")
