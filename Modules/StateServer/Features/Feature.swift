@@ -146,23 +146,20 @@ public final class Feature: Sendable {
   /// the caller's order. Throws the protocol error for a bad event (not an object, then its
   /// `type`, then unknown fields); the state is then untouched.
   public func add(_ event: JSONCursor) throws(WireError) -> EventReceipt {
-    guard case .queued(let receipt) = try add(event, straightThrough: false) else {
+    let added = try add(
+      event, soleType: event.soleStringMember("type"), straightThrough: false)
+    guard case .queued(let receipt) = added else {
       preconditionFailure("an event not asked to go straight through was handled inline")
     }
     return receipt
   }
 
-  /// ``add(_:)-(JSONCursor)``, or with `straightThrough` the event handled at once when the
-  /// bloc is idle and its handler synchronous (``Bloc/handleInline(_:)``): no receipt, and a
-  /// change that still waits for storage (``storeStatus(of:)``).
-  func add(_ event: JSONCursor, straightThrough: Bool) throws(WireError) -> AddedEvent {
-    try add(event, soleType: event.soleStringMember("type"), straightThrough: straightThrough)
-  }
-
-  /// The `event` of a `send`, added as ``add(_:straightThrough:)`` adds it, read where the
+  /// The `event` of a `send`, added as ``add(_:)-(JSONCursor)`` adds it, read where the
   /// request's reader found it: one call from the request to the bloc, the usual event's
-  /// `type` as that reader noted it (not scanned again). Throws `missing_field` when the
-  /// request has no `event`.
+  /// `type` as that reader noted it (not scanned again). With `straightThrough`, the event is
+  /// handled at once when the bloc is idle and its handler synchronous
+  /// (``Bloc/handleInline(_:)``): no receipt, and a change that still waits for storage
+  /// (``storeStatus(of:)``). Throws `missing_field` when the request has no `event`.
   func add(eventOf request: RequestHead, straightThrough: Bool) throws(WireError) -> AddedEvent {
     try request.withEvent { event, soleType throws(WireError) in
       guard let event else {
@@ -247,7 +244,7 @@ public final class Feature: Sendable {
   }
 }
 
-/// What ``Feature/add(_:straightThrough:)`` did with an event.
+/// What ``Feature/add(eventOf:straightThrough:)`` did with an event.
 enum AddedEvent {
   /// Handled at once: its handler's outcome, and the sequence number of its last change that
   /// waits for storage (0: none).
