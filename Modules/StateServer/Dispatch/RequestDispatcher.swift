@@ -104,7 +104,7 @@ public final class RequestDispatcher: ConnectionDelegate {
     let session = ClientSession(connection: connection, tracker: tracker)
     sessions.withLock { $0[connection.id] = session }
     logger.debug("client \(connection.id) connected (pid \(connection.peer.pid))")
-    return TurnReplies(session: session)
+    return TurnReplies(session: session, statistics: statistics)
   }
 
   public func connection(_ connection: Connection, didReceive frame: [UInt8]) {
@@ -235,7 +235,7 @@ public final class RequestDispatcher: ConnectionDelegate {
       // (``openSession(for:)`` made it) through this call.
       let written = held._withUnsafeGuaranteedRef { held in
         unsafeDowncast(held, to: TurnReplies.self).writeReplies(
-          statistics, &stored, to: connections, at: index)
+          &stored, to: connections, at: index)
       }
       guard !written,
         let reply = held._withUnsafeGuaranteedRef({

@@ -21,39 +21,11 @@ final class TurnReplies {
     let outcome: EventOutcome
     /// The sequence number of the event's last change, which waits for storage.
     let changed: UInt64
-
-    /// Writes the reply at `reply` after the lines in `buffer` once its outcome is known (false
-    /// while its change is on its way), showing the feature's stored state (read once per turn
-    /// end: `stored`). Read through a pointer, `feature` being the reply's, borrowed: a copy of
-    /// the reply, or a feature read from it for each call, costs copies, retains and releases.
-    static func write(
-      _ reply: UnsafePointer<Reply>, _ feature: Feature, _ statistics: DaemonStatistics,
-      _ stored: inout StoredStates, into buffer: inout [UInt8]
-    ) -> Bool {
-      let changed = reply.pointee.changed
-      // The handler's outcome, or the storage's error when its change could not be stored (a
-      // refused change is never replied as ok).
-      let final: EventOutcome
-      switch stored.status(of: feature, changed) {
-      case .stored: final = reply.pointee.outcome
-      case .failed(let error):
-        final = reply.pointee.outcome.isHandled ? .failed(error) : reply.pointee.outcome
-      case .pending: return false
-      }
-      statistics.count(final)
-      do {
-        try stored.withSnapshot(of: feature, including: changed) { snapshot in
-          ReplyWriter.appendOutcome(id: reply.pointee.id, final, snapshot, to: &buffer)
-        }
-      } catch {
-        buffer.append(
-          contentsOf: RequestDispatcher.encodingFailure(id: reply.pointee.id, feature, error))
-      }
-      return true
-    }
   }
 
   let session: ClientSession
+  /// The dispatcher's counts, which each reply's final outcome goes into as it is written.
+  private let statistics: DaemonStatistics
   // Loop thread only, and no access spans a call that could touch them again (both are
   // swapped out while the replies are written): the run-time exclusivity checks would guard
   // nothing.
@@ -61,13 +33,16 @@ final class TurnReplies {
   @exclusivity(unchecked) private var replies: [Reply] = []
   /// The buffer the replies are written in; the connection's queue hands back an empty one.
   @exclusivity(unchecked) private var lines: [UInt8] = []
-  /// Replies wait for their changes (``writeReplies(_:_:to:at:)`` returned false).
+  /// Replies wait for their changes (``writeReplies(_:to:at:)`` returned false).
   @exclusivity(unchecked) private var waiting = false
 
-  init(session: ClientSession) { self.session = session }
+  init(session: ClientSession, statistics: DaemonStatistics) {
+    self.session = session
+    self.statistics = statistics
+  }
 
   /// Takes the reply of an event handled straight through, to be written when the turn ends
-  /// (``writeReplies(_:_:to:at:)``): unless an earlier reply of the connection is queued (it must
+  /// (``writeReplies(_:to:at:)``): unless an earlier reply of the connection is queued (it must
   /// go first; the caller then queues this one too, and false is returned). Given its parts,
   /// not a made reply: a reply handed in was copied into the list through its fields' value
   /// witnesses (about 125 instructions), one made here is stored field by field.
@@ -94,8 +69,7 @@ final class TurnReplies {
   /// requests' replies join them, until a call once they are stored (the loop's
   /// ``RequestDispatcher/storeDidProgress(_:)``) writes them.
   func writeReplies(
-    _ statistics: DaemonStatistics, _ stored: inout StoredStates,
-    to connections: TurnConnections, at index: Int
+    _ stored: inout StoredStates, to connections: TurnConnections, at index: Int
   ) -> Bool {
     guard !replies.isEmpty else { return true }
     // Worked on as a local, the stored list only swapped: an access to a class's property
@@ -106,7 +80,7 @@ final class TurnReplies {
     // The closure takes the list's elements, not the list (a retain and a release).
     let appended = replies.withUnsafeBufferPointer { list in
       connections.appendReplies(at: index) { buffer in
-        Self.write(list, &written, statistics, &stored, into: &buffer)
+        write(list, &written, &stored, into: &buffer)
       }
     }
     if !appended {
@@ -114,7 +88,7 @@ final class TurnReplies {
       swap(&lines, &self.lines)
       if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }  // it usually comes back empty
       replies.withUnsafeBufferPointer { list in
-        Self.write(list, &written, statistics, &stored, into: &lines)
+        write(list, &written, &stored, into: &lines)
       }
       if !lines.isEmpty { connections.queueReplies(&lines, at: index) }
       if lines.isSmallEnoughToKeep { swap(&lines, &self.lines) }
@@ -145,22 +119,52 @@ final class TurnReplies {
   }
 
   /// Writes `replies[written...]` into `buffer`, in order, as long as their outcomes are known.
-  private static func write(
-    _ replies: UnsafeBufferPointer<Reply>, _ written: inout Int, _ statistics: DaemonStatistics,
-    _ stored: inout StoredStates, into buffer: inout [UInt8]
+  private func write(
+    _ replies: UnsafeBufferPointer<Reply>, _ written: inout Int, _ stored: inout StoredStates,
+    into buffer: inout [UInt8]
   ) {
     while written < replies.count {
       let reply = replies.baseAddress! + written
       // Borrowed: a feature lives as long as the dispatcher (``Reply/feature``).
       let wrote = Unmanaged.passUnretained(reply.pointee.feature)._withUnsafeGuaranteedRef {
-        Reply.write(reply, $0, statistics, &stored, into: &buffer)
+        write(reply, $0, &stored, into: &buffer)
       }
       guard wrote else { break }
       written += 1
     }
   }
 
-  /// The first reply still waiting for its change (after ``writeReplies(_:_:to:at:)`` returned
+  /// Writes the reply at `reply` after the lines in `buffer` once its outcome is known (false
+  /// while its change is on its way), showing the feature's stored state (read once per turn
+  /// end: `stored`). Read through a pointer, `feature` being the reply's, borrowed: a copy of
+  /// the reply, or a feature read from it for each call, costs copies, retains and releases.
+  private func write(
+    _ reply: UnsafePointer<Reply>, _ feature: Feature, _ stored: inout StoredStates,
+    into buffer: inout [UInt8]
+  ) -> Bool {
+    let changed = reply.pointee.changed
+    // The handler's outcome, or the storage's error when its change could not be stored (a
+    // refused change is never replied as ok).
+    let final: EventOutcome
+    switch stored.status(of: feature, changed) {
+    case .stored: final = reply.pointee.outcome
+    case .failed(let error):
+      final = reply.pointee.outcome.isHandled ? .failed(error) : reply.pointee.outcome
+    case .pending: return false
+    }
+    statistics.count(final)
+    do {
+      try stored.withSnapshot(of: feature, including: changed) { snapshot in
+        ReplyWriter.appendOutcome(id: reply.pointee.id, final, snapshot, to: &buffer)
+      }
+    } catch {
+      buffer.append(
+        contentsOf: RequestDispatcher.encodingFailure(id: reply.pointee.id, feature, error))
+    }
+    return true
+  }
+
+  /// The first reply still waiting for its change (after ``writeReplies(_:to:at:)`` returned
   /// false).
   var firstWaiting: Reply? { replies.first }
 }
