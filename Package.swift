@@ -37,11 +37,15 @@ let package = Package(
     // A storage engine behind BlocCore's `BlocStorage`: an app that persists to files does not
     // carry it; the daemon does.
     .target(
-      name: "BlocJournal", dependencies: ["BlocCore", "SystemCalls", "JournalChecksum"],
+      name: "BlocJournal",
+      dependencies: ["BlocCore", "SystemCalls", "JournalChecksum", "JournalLinks"],
       path: "Modules/Journal"),
     // The journal's CRC-32 folded with PCLMULQDQ: C (Swift cannot reach the instruction), in
     // a header only, compiled into BlocJournal.
     .systemLibrary(name: "JournalChecksum", path: "Modules/JournalChecksum"),
+    // The journal file's link count, asked without its timestamps (statx, which Swift's Glibc
+    // does not declare): C in a header only, compiled into BlocJournal.
+    .systemLibrary(name: "JournalLinks", path: "Modules/JournalLinks"),
 
     // How a feature declares its events and state once (JSON, validation, `describe`); its
     // events are read straight from a request's bytes with WireJSON's cursor.

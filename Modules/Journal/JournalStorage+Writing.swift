@@ -1,6 +1,7 @@
 import BlocCore
 import Dispatch
 import Foundation
+import JournalLinks
 
 #if canImport(Glibc)
   import Glibc
@@ -197,12 +198,11 @@ extension JournalStorage {
 
   /// When the journal file was deleted (the state directory removed), writing on would store
   /// nothing: start afresh in the (re-created) directory from the values in memory.
+  /// Asks for the link count alone (JournalLinks.h says why not fstat).
   func reopenIfGone(_ journal: inout OpenJournal) throws {
-    var status = stat()
-    guard fstat(journal.fd, &status) == 0 else {
-      throw JournalFiles.failure("cannot stat", path)
-    }
-    guard status.st_nlink == 0 else {
+    let links = journal_link_count(journal.fd)
+    guard links >= 0 else { throw JournalFiles.failure("cannot stat", path) }
+    guard links == 0 else {
       journal.lookDue = false
       journal.appendedSinceLook = false
       return

@@ -9,7 +9,8 @@ import Foundation
 /// blocks just allocated for it (a second write, to the file system's own journal); a sync
 /// after an overwrite commits the data alone. On this VM's ext4 a batch of 4 KB (30 records)
 /// then synced in 142–147 µs instead of 235–313 µs (medians, a C program alternating the two
-/// ways in blocks of 50 syncs). PostgreSQL zero-fills its WAL segments before use for the
+/// ways in blocks of 50 syncs), as long as nothing asks for the file's times between writes
+/// (JournalLinks.h). PostgreSQL zero-fills its WAL segments before use for the
 /// same reason. Recovery reads a zero length followed by zeros only as the journal's end
 /// (``JournalFormat/isZeroTail(_:from:)``), and a clean close cuts the zeros off, so that a
 /// journal closed cleanly ends with its last record, as before. On a nearly full file system
