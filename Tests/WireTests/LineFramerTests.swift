@@ -173,8 +173,7 @@ func frame(_ text: String) -> LineFramer.Event { .frame(Array(text.utf8)) }
     func take() {
       while let found = framer.next(into: &frame) {
         switch found {
-        case .copied: seen.append(String(decoding: frame, as: UTF8.self))
-        case .lying: Issue.record("next(into:) gave a frame lying in a read")
+        case .frame: seen.append(String(decoding: frame, as: UTF8.self))
         case .oversized(let count): seen.append("oversized \(count)")
         }
       }
@@ -198,6 +197,13 @@ func frame(_ text: String) -> LineFramer.Event { .frame(Array(text.utf8)) }
       "much too long for it\ny\r\n", "z\r", "\n", "1\n2\n3\n4\n5", "\n", "\r\n",
       "far too long, no end", " yet\nafter\n", "q\n\n\nr\n",
     ]
+    func events(_ found: LineFramer.Found?, _ frame: [UInt8]) -> String? {
+      switch found {
+      case nil: return nil
+      case .frame: return String(decoding: frame, as: UTF8.self)
+      case .oversized(let count): return "oversized \(count)"
+      }
+    }
     // Frames given as they lie in the read (not copied), and from the framer's buffer.
     var lying = 0
     var copied = 0
@@ -221,8 +227,6 @@ func frame(_ text: String) -> LineFramer.Event { .frame(Array(text.utf8)) }
       while let event = events(framer.next(into: &frame), frame) { expected.append(event) }
     }
     #expect(expected.count == 18)
-    #expect(lying == 0)  // next(into:) copies every frame
-    copied = 0
     for stopAfter in [1, 2, 3, Int.max] {
       var framer = LineFramer(maxFrameBytes: 16)
       var seen: [String] = []

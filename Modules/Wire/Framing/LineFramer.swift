@@ -42,10 +42,18 @@ public struct LineFramer: Sendable {
     case oversized(Int)
   }
 
-  /// What ``next(into:)`` and ``next(from:at:into:)`` found.
+  /// What ``next(into:)`` found.
+  public enum Found: Equatable, Sendable {
+    /// A complete line, now the contents of the array passed.
+    case frame
+    /// A line that exceeded `maxFrameBytes`, with the byte count described above.
+    case oversized(Int)
+  }
+
+  /// What ``next(from:at:into:)`` found.
   public enum Taken {
     /// A complete line lying in the bytes read (those bytes, without its terminator): read
-    /// where it lies, not copied. Only ``next(from:at:into:)`` gives it.
+    /// where it lies, not copied.
     case lying(UnsafeRawBufferPointer)
     /// A complete line from the framer's own buffer, now the contents of the array passed.
     case copied
@@ -109,18 +117,16 @@ public struct LineFramer: Sendable {
     var frame: [UInt8] = []
     switch next(into: &frame) {
     case nil: return nil
-    case .copied: return .frame(frame)
-    case .lying(let bytes): return .frame(Array(bytes))  // not given by next(into:)
+    case .frame: return .frame(frame)
     case .oversized(let count): return .oversized(count)
     }
   }
 
   /// ``next()``, a frame's bytes replacing the contents of `frame`, whose storage is reused
-  /// when nothing else holds it: no allocation per frame once it is large enough. A frame is
-  /// ``Taken/copied`` (never ``Taken/lying(_:)``).
-  public mutating func next(into frame: inout [UInt8]) -> Taken? {
+  /// when nothing else holds it: no allocation per frame once it is large enough.
+  public mutating func next(into frame: inout [UInt8]) -> Found? {
     guard readyHead < ready.count else { return nil }
-    let found: Taken
+    let found: Found
     switch ready[readyHead] {
     case .frame(let range):
       if range.lowerBound == 0, readyHead + 1 == ready.count, lineStart == buffer.count {
@@ -134,7 +140,7 @@ public struct LineFramer: Sendable {
       } else {
         frame.replaceSubrange(frame.indices, with: buffer[range])
       }
-      found = .copied
+      found = .frame
     case .oversized(let count):
       found = .oversized(count)
     }
@@ -180,7 +186,11 @@ public struct LineFramer: Sendable {
     }
     // The usual end of a read's frames: nothing waits (no call to say so).
     guard readyHead < ready.count else { return nil }
-    return next(into: &frame)
+    switch next(into: &frame) {
+    case nil: return nil
+    case .frame: return .copied
+    case .oversized(let count): return .oversized(count)
+    }
   }
 
   /// Takes bytes that contain no newline.
