@@ -13,9 +13,10 @@ extension Bloc {
   /// is final once ``BlocBase/storeStatus(of:)`` says it is stored, and when its write fails
   /// the event failed with that error, as ``add(_:)``'s receipt would have said.
   ///
-  /// Not inlined into its caller: it runs unspecialised, and the usual case (a reducer, no
-  /// observer) names no type generic over the bloc's (``BlocBase/applyQuietly(_:_:)``),
-  /// so it costs no runtime generic metadata lookup.
+  /// It may run unspecialised (the daemon calls it from a closure made in generic code); the
+  /// usual case (a reducer, no observer) names no type generic over the bloc's
+  /// (``BlocBase/applyQuietly(_:_:)``), so it costs no runtime generic metadata lookup either
+  /// way.
   package final func handleInline(_ event: Event) -> (outcome: EventOutcome, changed: UInt64)? {
     guard isPlain else { return nil }
     // Usually none: then not even the hooks' sets are looked up (global constants).

@@ -3,8 +3,8 @@ import Foundation
 /// Writes a bloc's latest state in the background and tells waiters when a change is stored
 /// (``PersisterCore``): the part that holds, writes and shows states of the bloc's type.
 ///
-/// Its methods run unspecialised (the bloc calls them from inlined code, the sink through
-/// ``StagedState``); they touch `State` only through its own metadata (the class's generic
+/// Its methods may run unspecialised (the bloc calls them from its generic code, the sink
+/// through ``StagedState``); they touch `State` only through its own metadata (the class's generic
 /// argument), never through a generic type built on it (an optional, a tuple, a nested struct),
 /// whose metadata the runtime would look up on every call.
 final class Persister<State: Sendable & Equatable>: PersisterCore,
