@@ -33,9 +33,10 @@ extension JournalStorage {
     public var modified: Int
   }
 
-  /// The journal's current file and the newest snapshot in the state directory.
+  /// The journal's current file and the newest snapshot in the state directory. Never waits
+  /// for a batch being written or synced: it shows the journal as the last batch left it.
   public var status: Status {
-    let journal = file.withLock { $0 }
+    let journal = file.numbers
     return Status(
       journal: JournalFiles.journalName(journal.generation), journalBytes: journal.length,
       records: journal.records, batches: journal.batches, compacting: journal.compacting,

@@ -74,7 +74,8 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   /// under that lock, where writes are queued and batches taken (a `stage(_:)` that sees no
   /// hold while a turn begins on another thread only starts the writer a moment early).
   let holds = Atomic<Int>(0)
-  let file: Locked<OpenJournal>
+  /// The open journal, and what ``status`` shows of it without waiting for its lock.
+  let file: JournalFile
   // Every write, sync and journal switch runs here, one at a time.
   let writer = DispatchQueue(label: "bloc.journal.writer")
   // Snapshots are written here, beside the writer.
@@ -168,7 +169,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
       }
     }
     recoveryNotes = notes
-    file = Locked(journal)
+    file = JournalFile(journal)
     for note in notes { log(note) }
     if sync == .deferred { scheduleDeferredSync() }
   }
@@ -235,7 +236,7 @@ public final class JournalStorage: BlocStorage, WriteBatching {
   }
 
   /// How many batches were written (each one `write`, and under `.always` one `fdatasync`).
-  public var batchesWritten: Int { file.withLock { $0.batches } }
+  public var batchesWritten: Int { file.numbers.batches }
 
   /// Every key with a value.
   public var keys: [String] { kept.withLock { Array($0.values.keys) } }
