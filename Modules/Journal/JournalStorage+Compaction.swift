@@ -8,8 +8,8 @@ import Foundation
 /// Keeping the journal durable and short: the deferred sync once a second, and compaction into
 /// snapshots.
 extension JournalStorage {
-  /// With `.deferred`: syncs what was written, once a second, on the writer queue and under the
-  /// file's lock (so never in the middle of a batch), until closed.
+  /// With `.deferred`: syncs what was written, once a second, on the writer queue, until
+  /// closed.
   func scheduleDeferredSync() {
     writer.asyncAfter(deadline: .now() + 1) { [weak self] in
       guard let self, !self.file.withLock({ $0.closed }) else { return }
@@ -18,17 +18,38 @@ extension JournalStorage {
     }
   }
 
+  /// Syncs what was written so far (`.deferred`), outside the file's lock: a loop's turn
+  /// writes its batch on its own thread under that lock, and would wait for the whole sync (a
+  /// second of writes), every client of the loop with it, as Redis's main thread does not wait
+  /// for its background fsync. The sync goes through a duplicate of the descriptor, which stays
+  /// open if the journal switches files meanwhile (compaction syncs the old file before it
+  /// switches); a batch written during the sync marks the journal dirty again, for the next.
+  /// Without a descriptor to spare (the process at its limit), it syncs under the lock.
   func syncNow() {
-    file.withLock { journal in
+    let sync = file.withLock { journal -> (fd: Int32, name: String)? in
       journal.lookDue = true
-      guard journal.dirty, journal.fd >= 0 else { return }
+      guard journal.dirty, journal.fd >= 0 else { return nil }
       let name = path + "/" + JournalFiles.journalName(journal.generation)
-      do {
-        try JournalFiles.syncData(journal.fd, path: name)
-        journal.dirty = false
-      } catch {
-        log("\(error); retrying in a second")
+      let duplicate = fcntl(journal.fd, F_DUPFD_CLOEXEC, 0)
+      guard duplicate >= 0 else {
+        do {
+          try JournalFiles.syncData(journal.fd, path: name)
+          journal.dirty = false
+        } catch {
+          log("\(error); retrying in a second")
+        }
+        return nil
       }
+      journal.dirty = false
+      return (duplicate, name)
+    }
+    guard let sync else { return }
+    defer { JournalFiles.closeFile(sync.fd) }
+    do {
+      try JournalFiles.syncData(sync.fd, path: sync.name)
+    } catch {
+      file.withLock { $0.dirty = true }
+      log("\(error); retrying in a second")
     }
   }
 
