@@ -32,12 +32,7 @@ extension JournalStorage {
       let name = path + "/" + JournalFiles.journalName(journal.generation)
       let duplicate = fcntl(journal.fd, F_DUPFD_CLOEXEC, 0)
       guard duplicate >= 0 else {
-        do {
-          try JournalFiles.syncData(journal.fd, path: name)
-          journal.dirty = false
-        } catch {
-          log("\(error); retrying in a second")
-        }
+        journal.dirty = !synced(journal.fd, name)
         return nil
       }
       journal.dirty = false
@@ -45,11 +40,18 @@ extension JournalStorage {
     }
     guard let sync else { return }
     defer { JournalFiles.closeFile(sync.fd) }
+    if !synced(sync.fd, sync.name) { file.withLock { $0.dirty = true } }
+  }
+
+  /// Syncs the journal open as `fd` (`name`, for the message); false, told to the log, when
+  /// that failed: the next second's sync tries again.
+  private func synced(_ fd: Int32, _ name: String) -> Bool {
     do {
-      try JournalFiles.syncData(sync.fd, path: sync.name)
+      try JournalFiles.syncData(fd, path: name)
+      return true
     } catch {
-      file.withLock { $0.dirty = true }
       log("\(error); retrying in a second")
+      return false
     }
   }
 
